@@ -1,0 +1,60 @@
+"""citegraph: citation-first GraphRAG.
+
+    import citegraph
+    with citegraph.open() as ws:            # embedded FalkorDB in ~/.citegraph
+        scope = ws.scope("notes")
+        scope.ingest("docs/")
+        for doc in scope.documents():
+            print(doc.name, doc.chunk_count)
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .config import Settings, load_settings
+from .errors import (
+    CitegraphError,
+    ConfigError,
+    DocumentNotFound,
+    IndexNotReady,
+    InputNotFound,
+    InvalidDocument,
+    InvalidScopeName,
+    RuntimeFailure,
+    StoreError,
+    StoreUnavailable,
+    UsageError,
+)
+from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from .workspace import Scope, Workspace, open
+
+try:
+    __version__ = version("citegraph")
+except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Chunk",
+    "CitegraphError",
+    "ConfigError",
+    "Document",
+    "DocumentNotFound",
+    "IndexNotReady",
+    "IngestResult",
+    "IngestStatus",
+    "InputNotFound",
+    "InvalidDocument",
+    "InvalidScopeName",
+    "RuntimeFailure",
+    "Scope",
+    "Settings",
+    "StoreError",
+    "StoreUnavailable",
+    "TextOrigin",
+    "UsageError",
+    "Workspace",
+    "__version__",
+    "load_settings",
+    "open",
+]

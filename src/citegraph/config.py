@@ -1,0 +1,81 @@
+"""Settings, read from `CITEGRAPH_*` environment variables. docs/settings.md is the table."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ConfigError
+
+DEFAULT_CHUNK_BYTES = 2000
+MIN_CHUNK_BYTES = 64
+FSYNC_POLICIES = ("always", "everysec", "no")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that can be configured, with its default."""
+
+    home: Path
+    graph_url: str | None = None
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    fsync: str = "everysec"
+    start_timeout_s: float = 30.0
+    index_timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.chunk_bytes < MIN_CHUNK_BYTES:
+            raise ConfigError(
+                f"chunk budget must be at least {MIN_CHUNK_BYTES} bytes, got {self.chunk_bytes}"
+            )
+        if self.fsync not in FSYNC_POLICIES:
+            raise ConfigError(
+                f"fsync policy must be one of {', '.join(FSYNC_POLICIES)}, got {self.fsync!r}"
+            )
+        if self.start_timeout_s <= 0 or self.index_timeout_s <= 0:
+            raise ConfigError("timeouts must be positive")
+
+
+def default_home(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    raw = env.get("CITEGRAPH_HOME")
+    return Path(raw).expanduser() if raw else Path.home() / ".citegraph"
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+
+
+def load_settings(
+    home: str | Path | None = None,
+    url: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Settings from explicit arguments first, then the environment, then defaults."""
+    env = os.environ if env is None else env
+    return Settings(
+        home=Path(home).expanduser() if home is not None else default_home(env),
+        graph_url=url if url is not None else (env.get("CITEGRAPH_GRAPH_URL") or None),
+        chunk_bytes=_int(env, "CITEGRAPH_CHUNK_BYTES", DEFAULT_CHUNK_BYTES),
+        fsync=env.get("CITEGRAPH_FSYNC", "everysec") or "everysec",
+        start_timeout_s=_float(env, "CITEGRAPH_START_TIMEOUT", 30.0),
+        index_timeout_s=_float(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0),
+    )

@@ -1,0 +1,68 @@
+"""One exception tree for citegraph.
+
+`UsageError` and its children are mistakes the caller can fix (bad input, a name that is not
+there). `RuntimeFailure` and its children are things that went wrong around a correct request
+(the graph store is down, an index is not ready). Callers that only want to tell "your fault"
+from "our fault" catch those two.
+"""
+
+from __future__ import annotations
+
+
+class CitegraphError(Exception):
+    """Base of every error citegraph raises on purpose."""
+
+
+class UsageError(CitegraphError):
+    """The request cannot be carried out as asked; fixing the input fixes it."""
+
+
+class InvalidScopeName(UsageError):
+    """A scope name outside the documented safe alphabet."""
+
+
+class InvalidDocument(UsageError):
+    """Input that cannot be stored as a document (bad encoding, binary, empty, corrupt PDF...)."""
+
+
+class InputNotFound(UsageError):
+    """A path given to ingest does not exist."""
+
+
+class DocumentNotFound(UsageError):
+    """No document with that id or name in the scope."""
+
+
+class ConfigError(UsageError):
+    """A setting has a value citegraph cannot use."""
+
+
+class RuntimeFailure(CitegraphError):
+    """Something outside the request failed; the request itself may be fine."""
+
+
+class StoreUnavailable(RuntimeFailure):
+    """The graph store cannot be reached, started, or went away during the request."""
+
+
+class StoreError(RuntimeFailure):
+    """The graph store answered with an error."""
+
+
+class IndexNotReady(RuntimeFailure):
+    """An index is still being built; reading it now would look like 'no results'."""
+
+
+__all__ = [
+    "CitegraphError",
+    "ConfigError",
+    "DocumentNotFound",
+    "IndexNotReady",
+    "InputNotFound",
+    "InvalidDocument",
+    "InvalidScopeName",
+    "RuntimeFailure",
+    "StoreError",
+    "StoreUnavailable",
+    "UsageError",
+]

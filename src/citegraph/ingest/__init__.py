@@ -1,0 +1,1 @@
+"""Turning files and bytes into stored text and chunks with exact byte spans."""

@@ -1,0 +1,70 @@
+"""Cutting stored text into chunks on paragraph and sentence boundaries within a byte budget.
+
+Chunks tile the text: the first starts at 0, each starts where the previous one ended, the last
+ends at the end of the text. Every cut falls on a UTF-8 character boundary. A cut is looked for
+in the last three quarters of the budget, preferring, in order: the end of a blank-line run (a
+paragraph break), the end of a sentence, any whitespace, and, failing all, the last character
+boundary before the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+_PARAGRAPH = re.compile(rb"\n[ \t\r\f\v]*\n[ \t\r\n\f\v]*")
+_SENTENCE = re.compile(
+    rb"(?:[.!?]|\xe2\x80\xa6)(?:[\"')\]]|\xe2\x80[\x99\x9d])*[ \t\r\n\f\v]+"
+    rb"|(?:\xe3\x80\x82|\xef\xbc[\x81\x9f])[ \t\r\n\f\v]*"
+)
+_SPACE = re.compile(rb"[ \t\r\n\f\v]+")
+
+
+def _last_cut(pattern: re.Pattern[bytes], data: bytes, floor: int, limit: int) -> int | None:
+    cut = None
+    for match in pattern.finditer(data, floor, limit):
+        cut = match.end()
+    return cut
+
+
+def _char_boundary(data: bytes, limit: int) -> int:
+    cut = limit
+    while 0xC0 > data[cut] >= 0x80:  # a continuation byte: step back to the character's start
+        cut -= 1
+    return cut
+
+
+def _segments(data: bytes, breaks: Sequence[int]) -> list[tuple[int, int]]:
+    """Split at forced breaks (PDF pages); a whitespace-only piece joins the piece before it."""
+    bounds = [0, *sorted(b for b in set(breaks) if 0 < b < len(data)), len(data)]
+    pieces: list[tuple[int, int]] = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        if pieces and not data[start:end].strip():
+            pieces[-1] = (pieces[-1][0], end)
+        elif pieces and not data[pieces[-1][0] : pieces[-1][1]].strip():
+            pieces[-1] = (pieces[-1][0], end)
+        else:
+            pieces.append((start, end))
+    return pieces
+
+
+def chunk_spans(data: bytes, budget: int, breaks: Sequence[int] = ()) -> Iterator[tuple[int, int]]:
+    """Yield (start_byte, end_byte) spans that tile `data`, each at most `budget` bytes."""
+    if budget < 4:
+        raise ValueError("the chunk budget must be at least 4 bytes (one UTF-8 character)")
+    for seg_start, seg_end in _segments(data, breaks):
+        pos = seg_start
+        while pos < seg_end:
+            if seg_end - pos <= budget:
+                yield pos, seg_end
+                break
+            limit = pos + budget
+            floor = pos + budget // 4
+            cut = (
+                _last_cut(_PARAGRAPH, data, floor, limit)
+                or _last_cut(_SENTENCE, data, floor, limit)
+                or _last_cut(_SPACE, data, floor, limit)
+                or _char_boundary(data, limit)
+            )
+            yield pos, cut
+            pos = cut

@@ -1,0 +1,149 @@
+"""Parse, chunk and store one document, atomically."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ..errors import InvalidDocument
+from ..store.documents import DocumentRepository
+from ..types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from .chunking import chunk_spans
+from .decode import stored_text
+from .pdf import extract_pdf, page_of
+from .sources import TEXT_TYPES, check_media_type
+
+# Write chunks in batches of about this much text: big enough to be fast, small enough that a
+# 50 MB document never sits in one query.
+_BATCH_BYTES = 512 * 1024
+_BATCH_CHUNKS = 500
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    name: str
+    media_type: str
+    text: bytes
+    sha256: str
+    page_starts: tuple[int, ...] = ()
+    origin: TextOrigin | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def parse(
+    data: bytes, name: str, media_type: str, origin: TextOrigin | None = None
+) -> ParsedDocument:
+    """Check and decode the input; raise `InvalidDocument` before anything is stored."""
+    if not name or not name.strip():
+        raise InvalidDocument("a document needs a non-empty name")
+    check_media_type(media_type, name)
+    if media_type in TEXT_TYPES:
+        text = stored_text(data, name)
+        page_starts: tuple[int, ...] = ()
+        warnings: tuple[str, ...] = ()
+    else:
+        if origin is not None:
+            raise InvalidDocument(
+                f"{name}: a TextOrigin describes derived text; ingest the OCR or transcript "
+                "text itself (as text/plain or text/markdown), not the PDF"
+            )
+        pdf = extract_pdf(data, name)
+        text, page_starts, warnings = pdf.text, pdf.page_starts, pdf.warnings
+    return ParsedDocument(
+        name=name,
+        media_type=media_type,
+        text=text,
+        sha256=hashlib.sha256(text).hexdigest(),
+        page_starts=page_starts,
+        origin=origin,
+        warnings=warnings,
+    )
+
+
+def document_id(name: str) -> str:
+    """Stable for a name within a scope: a new version of a document keeps its id."""
+    return "doc_" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+
+
+def _same_version(old: Document, parsed: ParsedDocument) -> bool:
+    old_kind = (old.origin.kind, old.origin.source, old.origin.method) if old.origin else None
+    new = parsed.origin
+    new_kind = (new.kind, new.source, new.method) if new else None
+    return (
+        old.sha256 == parsed.sha256 and old.media_type == parsed.media_type and old_kind == new_kind
+    )
+
+
+def store(
+    repo: DocumentRepository,
+    parsed: ParsedDocument,
+    chunk_bytes: int,
+    progress: Progress | None = None,
+) -> IngestResult:
+    """Write `parsed` as the current version of its name, unless it is already stored."""
+    old = repo.by_name(parsed.name)
+    if old is not None and _same_version(old, parsed):
+        return IngestResult(old, IngestStatus.UNCHANGED, parsed.warnings)
+    doc = Document(
+        id=document_id(parsed.name),
+        name=parsed.name,
+        media_type=parsed.media_type,
+        sha256=parsed.sha256,
+        size_bytes=len(parsed.text),
+        chunk_count=0,
+        ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        origin=parsed.origin,
+        page_starts=parsed.page_starts,
+    )
+    version = parsed.sha256[:8]
+    key = repo.begin(doc)
+    count = 0
+    try:
+        batch: list[Chunk] = []
+        batch_bytes = 0
+        for ordinal, (start, end) in enumerate(
+            chunk_spans(parsed.text, chunk_bytes, parsed.page_starts)
+        ):
+            pages = parsed.page_starts
+            batch.append(
+                Chunk(
+                    id=f"{doc.id}-{version}-{ordinal}",
+                    document_id=doc.id,
+                    ordinal=ordinal,
+                    start_byte=start,
+                    end_byte=end,
+                    text=parsed.text[start:end].decode("utf-8"),
+                    page=page_of(pages, start) if pages else None,
+                    end_page=page_of(pages, end - 1) if pages else None,
+                )
+            )
+            batch_bytes += end - start
+            count += 1
+            if batch_bytes >= _BATCH_BYTES or len(batch) >= _BATCH_CHUNKS:
+                repo.add_chunks(key, batch)
+                if progress is not None:
+                    progress(batch_bytes)
+                batch, batch_bytes = [], 0
+        if batch:
+            repo.add_chunks(key, batch)
+            if progress is not None:
+                progress(batch_bytes)
+        replaced = repo.commit(key, count)
+    except BaseException:
+        _abort_quietly(repo, key)
+        raise
+    stored = Document(**{**doc.__dict__, "chunk_count": count})
+    status = IngestStatus.REPLACED if replaced else IngestStatus.CREATED
+    return IngestResult(stored, status, parsed.warnings)
+
+
+def _abort_quietly(repo: DocumentRepository, key: str) -> None:
+    # The store may be the thing that failed; the staging is then dropped at the next open.
+    try:
+        repo.abort(key)
+    except Exception:
+        pass

@@ -1,0 +1,77 @@
+"""From what the caller hands to ingest (paths, folders, bytes) to named inputs."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputNotFound, InvalidDocument
+
+MEDIA_TYPES = {
+    ".txt": "text/plain",
+    ".text": "text/plain",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".pdf": "application/pdf",
+}
+TEXT_TYPES = ("text/plain", "text/markdown")
+SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path
+    name: str
+
+
+def media_type_for(name: str, data: bytes | None = None) -> str:
+    """The media type from the name's suffix; for bytes without a known suffix, sniff PDF."""
+    suffix = Path(name).suffix.lower()
+    if suffix in MEDIA_TYPES:
+        return MEDIA_TYPES[suffix]
+    if data is not None:
+        return "application/pdf" if data.startswith(b"%PDF-") else "text/plain"
+    raise InvalidDocument(
+        f"{name}: unsupported file type {suffix or '(no suffix)'!r}; citegraph ingests "
+        f"{', '.join(sorted(MEDIA_TYPES))} (or pass media_type= explicitly)"
+    )
+
+
+def check_media_type(media_type: str, label: str) -> str:
+    if media_type not in SUPPORTED_TYPES:
+        raise InvalidDocument(
+            f"{label}: unsupported media type {media_type!r}; one of {', '.join(SUPPORTED_TYPES)}"
+        )
+    return media_type
+
+
+def expand(paths: list[Path]) -> tuple[list[SourceFile], list[Path]]:
+    """Files to ingest and files skipped (unsupported suffix), from files and folders.
+
+    A file given directly is named by its file name; a file found in a folder is named by the
+    folder's name and its path below it (`alice/pg11.txt`), so names do not depend on the
+    directory the command runs from. Hidden files and folders are skipped. Every path is checked
+    before anything is read, so a typo stops the run before it stores anything.
+    """
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise InputNotFound(f"no such file or folder: {', '.join(str(p) for p in missing)}")
+    files: list[SourceFile] = []
+    skipped: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            files.append(SourceFile(path, path.name))
+            continue
+        root = path.resolve()
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith("."):
+                    continue
+                found = Path(folder) / name
+                if found.suffix.lower() in MEDIA_TYPES:
+                    files.append(SourceFile(found, f"{root.name}/{found.relative_to(root)}"))
+                else:
+                    skipped.append(found)
+    return files, skipped

@@ -1,0 +1,202 @@
+"""Documents and chunks in one scope's graph: staged writes, atomic commit, reads, deletes.
+
+A new version of a document is written under a `StagingDocument` node that no reader looks at.
+One final query then deletes the old version (if any) and relabels the staging node
+`Document`. FalkorDB runs each query atomically, so a reader sees the old version or the new
+one, and a crash at any point leaves at most an orphaned staging node, which is removed the next
+time the scope is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from ..types import Chunk, Document, TextOrigin
+from .embedded import _process_start, pid_alive
+from .graph import GraphHandle
+
+_DOC_FIELDS = (
+    "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
+    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts"
+)
+_CHUNK_FIELDS = "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
+
+FIND_BY_NAME = f"MATCH (d:Document {{name: $name}}) RETURN {_DOC_FIELDS}"
+FIND_BY_ID = f"MATCH (d:Document {{id: $id}}) RETURN {_DOC_FIELDS}"
+LIST_DOCUMENTS = f"MATCH (d:Document) RETURN {_DOC_FIELDS} ORDER BY d.name"
+LIST_CHUNKS = (
+    f"MATCH (c:Chunk {{document_id: $id}})-[:PART_OF]->(d:Document {{id: $id}}) "
+    f"RETURN {_CHUNK_FIELDS} ORDER BY c.ordinal SKIP $skip LIMIT $limit"
+)
+CREATE_STAGING = """
+CREATE (s:StagingDocument {
+  staging_key: $key, id: $id, name: $name, media_type: $media_type, sha256: $sha256,
+  size_bytes: $size_bytes, chunk_count: $chunk_count, ingested_at: $ingested_at,
+  origin_kind: $origin_kind, origin_source: $origin_source, origin_method: $origin_method,
+  page_starts: $page_starts,
+  owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+})
+"""
+ADD_CHUNKS = """
+MATCH (s:StagingDocument {staging_key: $key})
+UNWIND $rows AS r
+CREATE (c:Chunk {
+  id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+})-[:PART_OF]->(s)
+"""
+# One query, so one atomic step: the old version goes and the new one appears together.
+COMMIT = """
+MATCH (s:StagingDocument {staging_key: $key})
+SET s.chunk_count = $chunk_count
+WITH s
+OPTIONAL MATCH (old:Document {name: s.name})
+OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
+WITH s, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+FOREACH (c IN old_chunks | DELETE c)
+FOREACH (o IN olds | DELETE o)
+REMOVE s.staging_key, s.owner_host, s.owner_pid, s.owner_start
+SET s:Document
+REMOVE s:StagingDocument
+RETURN size(olds)
+"""
+DELETE_DOCUMENT = """
+MATCH (d:Document {id: $id})
+OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
+WITH d, collect(c) AS chunks
+FOREACH (c IN chunks | DELETE c)
+DELETE d
+RETURN size(chunks)
+"""
+LIST_STAGING = (
+    "MATCH (s:StagingDocument) RETURN s.staging_key, s.owner_host, s.owner_pid, s.owner_start"
+)
+DROP_STAGING = """
+MATCH (s:StagingDocument {staging_key: $key})
+OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
+WITH s, collect(c) AS chunks
+FOREACH (c IN chunks | DELETE c)
+DELETE s
+RETURN size(chunks)
+"""
+
+_HOST = socket.gethostname()
+# Staging keys of ingests running in this process: the only staging nodes of a live process
+# that are still wanted.
+_active: set[str] = set()
+_active_lock = threading.Lock()
+
+
+def _doc(row: list[Any]) -> Document:
+    origin = TextOrigin(row[7], row[8] or "", row[9] or "") if row[7] else None
+    return Document(
+        id=row[0], name=row[1], media_type=row[2], sha256=row[3], size_bytes=row[4],
+        chunk_count=row[5], ingested_at=row[6], origin=origin,
+        page_starts=tuple(row[10] or ()),
+    )  # fmt: skip
+
+
+def _chunk(row: list[Any]) -> Chunk:
+    return Chunk(
+        id=row[0], document_id=row[1], ordinal=row[2], start_byte=row[3], end_byte=row[4],
+        text=row[5], page=row[6], end_page=row[7],
+    )  # fmt: skip
+
+
+class DocumentRepository:
+    def __init__(self, graph: GraphHandle):
+        self.graph = graph
+
+    def by_name(self, name: str) -> Document | None:
+        rows = self.graph.ro_query(FIND_BY_NAME, {"name": name})
+        return _doc(rows[0]) if rows else None
+
+    def by_id(self, doc_id: str) -> Document | None:
+        rows = self.graph.ro_query(FIND_BY_ID, {"id": doc_id})
+        return _doc(rows[0]) if rows else None
+
+    def all(self) -> list[Document]:
+        return [_doc(row) for row in self.graph.ro_query(LIST_DOCUMENTS)]
+
+    def chunks(self, doc_id: str, batch: int = 1000) -> Iterable[Chunk]:
+        skip = 0
+        while True:
+            rows = self.graph.ro_query(LIST_CHUNKS, {"id": doc_id, "skip": skip, "limit": batch})
+            yield from (_chunk(row) for row in rows)
+            if len(rows) < batch:
+                return
+            skip += batch
+
+    def delete(self, doc_id: str) -> int | None:
+        """Delete a document and its chunks; the number of chunks, or None if not there."""
+        rows = self.graph.query(DELETE_DOCUMENT, {"id": doc_id})
+        return int(rows[0][0]) if rows else None
+
+    # -- staged writes ------------------------------------------------------------------------
+
+    def begin(self, doc: Document) -> str:
+        key = uuid.uuid4().hex
+        with _active_lock:
+            _active.add(key)
+        origin = doc.origin
+        self.graph.query(
+            CREATE_STAGING,
+            {
+                "key": key, "id": doc.id, "name": doc.name, "media_type": doc.media_type,
+                "sha256": doc.sha256, "size_bytes": doc.size_bytes, "chunk_count": 0,
+                "ingested_at": doc.ingested_at,
+                "origin_kind": origin.kind if origin else None,
+                "origin_source": origin.source if origin else None,
+                "origin_method": origin.method if origin else None,
+                "page_starts": list(doc.page_starts),
+                "owner_host": _HOST, "owner_pid": os.getpid(),
+                "owner_start": _process_start(os.getpid()),
+            },
+        )  # fmt: skip
+        return key
+
+    def add_chunks(self, key: str, chunks: list[Chunk]) -> None:
+        rows = [
+            {
+                "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte,
+                "end_byte": c.end_byte, "text": c.text, "page": c.page, "end_page": c.end_page,
+            }
+            for c in chunks
+        ]  # fmt: skip
+        self.graph.query(ADD_CHUNKS, {"key": key, "rows": rows})
+
+    def commit(self, key: str, chunk_count: int) -> bool:
+        """Make the staged version the document; True if it replaced an older version."""
+        try:
+            rows = self.graph.query(COMMIT, {"key": key, "chunk_count": chunk_count})
+        finally:
+            with _active_lock:
+                _active.discard(key)
+        return bool(rows and rows[0][0])
+
+    def abort(self, key: str) -> None:
+        with _active_lock:
+            _active.discard(key)
+        self.graph.query(DROP_STAGING, {"key": key})
+
+    def drop_abandoned_staging(self) -> int:
+        """Remove staging left by crashed ingests (dead owner, or this process but not active)."""
+        dropped = 0
+        for key, host, pid, start in self.graph.query(LIST_STAGING):
+            if host == _HOST:
+                if pid == os.getpid():
+                    with _active_lock:
+                        abandoned = key not in _active
+                else:
+                    abandoned = not pid_alive(int(pid), start)
+            else:
+                abandoned = False  # another machine's ingest: its own process will clean up
+            if abandoned:
+                self.graph.query(DROP_STAGING, {"key": key})
+                dropped += 1
+        return dropped

@@ -1,0 +1,111 @@
+"""The GraphStore seam and its FalkorDB implementation (embedded or server, same code)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import falkordb
+import redis.exceptions
+
+from ..errors import StoreError, StoreUnavailable
+
+Rows = list[list[Any]]
+
+
+class GraphHandle(Protocol):
+    """One named graph."""
+
+    name: str
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> Rows: ...
+
+    def ro_query(
+        self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
+    ) -> Rows: ...
+
+    def delete(self) -> None: ...
+
+
+class GraphStore(Protocol):
+    """A place that holds named graphs."""
+
+    def graph(self, name: str) -> GraphHandle: ...
+
+    def list_graphs(self) -> list[str]: ...
+
+    def ping(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _translate(exc: Exception, what: str) -> Exception:
+    # BusyLoadingError is a ConnectionError in redis-py: test it first.
+    if isinstance(exc, redis.exceptions.BusyLoadingError):
+        return StoreUnavailable(f"the graph store is still loading its data ({what})")
+    if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return StoreUnavailable(f"the graph store went away during {what}: {exc}")
+    return StoreError(f"the graph store refused {what}: {exc}")
+
+
+class FalkorGraph:
+    def __init__(self, graph: Any, name: str):
+        self._graph = graph
+        self.name = name
+
+    def query(self, cypher: str, params: dict[str, Any] | None = None) -> Rows:
+        try:
+            return list(self._graph.query(cypher, params).result_set)
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a write") from exc
+
+    def ro_query(
+        self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
+    ) -> Rows:
+        try:
+            return list(self._graph.ro_query(cypher, params, timeout=timeout_ms).result_set)
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a read") from exc
+
+    def delete(self) -> None:
+        try:
+            self._graph.delete()
+        except redis.exceptions.ResponseError as exc:
+            if "empty key" in str(exc).lower() or "invalid graph" in str(exc).lower():
+                return  # nothing was ever written to it
+            raise _translate(exc, "deleting a graph") from exc
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "deleting a graph") from exc
+
+
+class FalkorStore:
+    """FalkorDB through the official client, over a unix socket or a redis:// URL."""
+
+    def __init__(self, *, unix_socket: str | None = None, url: str | None = None):
+        if (unix_socket is None) == (url is None):
+            raise ValueError("give exactly one of unix_socket and url")
+        try:
+            if url is not None:
+                self._db = falkordb.FalkorDB.from_url(url)
+            else:
+                self._db = falkordb.FalkorDB(unix_socket_path=unix_socket)
+        except (redis.exceptions.RedisError, ValueError) as exc:
+            raise StoreUnavailable(f"cannot connect to the graph store: {exc}") from exc
+        self.where = url if url is not None else f"unix://{unix_socket}"
+
+    def graph(self, name: str) -> FalkorGraph:
+        return FalkorGraph(self._db.select_graph(name), name)
+
+    def list_graphs(self) -> list[str]:
+        try:
+            return list(self._db.list_graphs())
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "listing graphs") from exc
+
+    def ping(self) -> None:
+        try:
+            self._db.connection.ping()
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a health check") from exc
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,70 @@
+"""The public value types. All frozen: a value handed out never changes under the caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True)
+class TextOrigin:
+    """Where derived text came from: OCR output, a transcript, a conversion.
+
+    `kind` says what it is ("ocr", "transcript", "conversion", ...), `source` names what it was
+    derived from (a file name, a URL), `method` says by what means ("tesseract 5.3", "whisper
+    large-v3", "pdfium text layer").
+    """
+
+    kind: str
+    source: str
+    method: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    """One ingested source. Its stored text is the concatenation of its chunks, in order."""
+
+    id: str
+    name: str
+    media_type: str
+    sha256: str
+    size_bytes: int
+    chunk_count: int
+    ingested_at: str
+    origin: TextOrigin | None = None
+    # For PDFs: byte offset in the stored text where each 1-based page starts (page_starts[0]
+    # is page 1 and is always 0). Empty for documents without pages.
+    page_starts: tuple[int, ...] = ()
+
+    @property
+    def page_count(self) -> int:
+        return len(self.page_starts)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A contiguous byte range [start_byte, end_byte) of one document's stored UTF-8 text."""
+
+    id: str
+    document_id: str
+    ordinal: int
+    start_byte: int
+    end_byte: int
+    text: str
+    page: int | None = None
+    end_page: int | None = None
+
+
+class IngestStatus(str, Enum):
+    CREATED = "created"
+    REPLACED = "replaced"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """What one ingest did to one document."""
+
+    document: Document
+    status: IngestStatus
+    warnings: tuple[str, ...] = field(default=())

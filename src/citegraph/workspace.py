@@ -1,0 +1,228 @@
+"""The facade: open a workspace, pick a scope, ingest, list, show, delete."""
+
+from __future__ import annotations
+
+import atexit
+import re
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from .config import Settings, load_settings
+from .errors import DocumentNotFound, InvalidDocument, InvalidScopeName
+from .ingest import pipeline
+from .ingest.sources import SourceFile, expand, media_type_for
+from .store.documents import DocumentRepository
+from .store.embedded import EmbeddedServer
+from .store.graph import FalkorStore, GraphStore
+from .store.schema import ensure_indexes, index_states, wait_for_indexes
+from .types import Chunk, Document, IngestResult, TextOrigin
+
+SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+GRAPH_PREFIX = "citegraph:"
+
+Progress = Callable[[int], None]
+
+
+def validate_scope_name(name: str) -> str:
+    if not isinstance(name, str) or not SCOPE_NAME.fullmatch(name):
+        raise InvalidScopeName(
+            f"invalid scope name {name!r}: use 1 to 64 characters from A-Z a-z 0-9 _ -, "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+class Scope:
+    """One tenant or project: one named graph. Nothing crosses scopes."""
+
+    def __init__(self, workspace: Workspace, name: str):
+        self.workspace = workspace
+        self.name = validate_scope_name(name)
+        self.graph = workspace.store.graph(GRAPH_PREFIX + name)
+        self._repo = DocumentRepository(self.graph)
+        self._ready = False
+        self._ready_lock = threading.Lock()
+
+    def _prepare(self) -> DocumentRepository:
+        with self._ready_lock:
+            if not self._ready:
+                ensure_indexes(self.graph)
+                wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s)
+                self._repo.drop_abandoned_staging()
+                self._ready = True
+        return self._repo
+
+    # -- ingest -------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        source: str | Path | bytes,
+        *,
+        name: str | None = None,
+        media_type: str | None = None,
+        origin: TextOrigin | None = None,
+        progress: Progress | None = None,
+    ) -> list[IngestResult]:
+        """Ingest a file, a folder (recursively) or bytes. One result per document.
+
+        Each document is checked in full before any of it is stored, and stored atomically. In
+        a folder, files go in name order and the first bad one stops the call with
+        `InvalidDocument`: nothing of it is stored, and the files before it stay stored.
+        """
+        if isinstance(source, bytes):
+            if name is None:
+                raise InvalidDocument("ingesting bytes needs name=")
+            kind = media_type or media_type_for(name, source)
+            parsed = [pipeline.parse(source, name, kind, origin)]
+            return self._store_all(parsed, progress)
+        files, _skipped = expand([Path(source)])
+        if name is not None and (len(files) != 1 or Path(source).is_dir()):
+            raise InvalidDocument("name= applies to a single file, not a folder")
+        results: list[IngestResult] = []
+        for file in files:
+            parsed = self.parse_file(file, name=name, media_type=media_type, origin=origin)
+            results.extend(self._store_all([parsed], progress))
+        return results
+
+    def parse_file(
+        self,
+        file: SourceFile,
+        *,
+        name: str | None = None,
+        media_type: str | None = None,
+        origin: TextOrigin | None = None,
+    ) -> pipeline.ParsedDocument:
+        label = name or file.name
+        kind = media_type or media_type_for(file.path.name)
+        try:
+            data = file.path.read_bytes()
+        except OSError as exc:
+            raise InvalidDocument(f"{file.path}: cannot read: {exc.strerror}") from None
+        return pipeline.parse(data, label, kind, origin)
+
+    def store_parsed(
+        self, parsed: pipeline.ParsedDocument, progress: Progress | None = None
+    ) -> IngestResult:
+        result = pipeline.store(
+            self._prepare(), parsed, self.workspace.settings.chunk_bytes, progress
+        )
+        # The full-text index must be usable before success is reported.
+        wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s)
+        return result
+
+    def _store_all(
+        self, parsed: Iterable[pipeline.ParsedDocument], progress: Progress | None
+    ) -> list[IngestResult]:
+        return [self.store_parsed(p, progress) for p in parsed]
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        return self._prepare().all()
+
+    def document(self, id_or_name: str) -> Document:
+        repo = self._prepare()
+        doc = repo.by_id(id_or_name) or repo.by_name(id_or_name)
+        if doc is None:
+            raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        return doc
+
+    def chunks(self, id_or_name: str) -> Iterator[Chunk]:
+        doc = self.document(id_or_name)
+        return iter(self._repo.chunks(doc.id))
+
+    def stored_text(self, id_or_name: str) -> bytes:
+        """The document's stored UTF-8 text, rebuilt from its chunks (which tile it)."""
+        return b"".join(c.text.encode("utf-8") for c in self.chunks(id_or_name))
+
+    def index_states(self) -> dict[str, str]:
+        return {f"{lab}.{prop} ({kind})": state for (lab, prop, kind), state
+                in index_states(self.graph).items()}
+
+    # -- deleting -----------------------------------------------------------------------------
+
+    def delete_document(self, id_or_name: str) -> Document:
+        """Remove the document and everything that hangs off it; return what was removed."""
+        doc = self.document(id_or_name)
+        if self._repo.delete(doc.id) is None:
+            raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        return doc
+
+
+class Workspace:
+    """A connection to a graph store: embedded in a home directory, or a FalkorDB server."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._server: EmbeddedServer | None = None
+        self._closed = False
+        if settings.graph_url:
+            self.store: GraphStore = FalkorStore(url=settings.graph_url)
+            self.where = settings.graph_url
+        else:
+            self._server = EmbeddedServer(
+                settings.home, settings.fsync, settings.start_timeout_s
+            )
+            sock = self._server.join()
+            try:
+                self.store = FalkorStore(unix_socket=sock)
+            except BaseException:
+                self._server.leave()
+                raise
+            self.where = str(settings.home)
+        self.store.ping()
+        _open_workspaces.add(self)
+
+    @property
+    def embedded(self) -> bool:
+        return self._server is not None
+
+    def server_pid(self) -> int | None:
+        return self._server.server_pid() if self._server is not None else None
+
+    def scope(self, name: str = "default") -> Scope:
+        return Scope(self, name)
+
+    def scopes(self) -> list[str]:
+        return sorted(
+            g[len(GRAPH_PREFIX) :] for g in self.store.list_graphs() if g.startswith(GRAPH_PREFIX)
+        )
+
+    def drop_scope(self, name: str) -> None:
+        """Delete a scope's whole graph."""
+        self.store.graph(GRAPH_PREFIX + validate_scope_name(name)).delete()
+
+    def close(self) -> None:
+        """Disconnect; the last workspace open on an embedded home stops its server."""
+        if self._closed:
+            return
+        self._closed = True
+        _open_workspaces.discard(self)
+        try:
+            self.store.close()
+        finally:
+            if self._server is not None:
+                self._server.leave()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_open_workspaces: weakref.WeakSet[Workspace] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for ws in list(_open_workspaces):
+        ws.close()
+
+
+def open(home: str | Path | None = None, *, url: str | None = None) -> Workspace:  # noqa: A001
+    """Open a workspace: the embedded FalkorDB in `home` (default ~/.citegraph, or
+    CITEGRAPH_HOME), or the FalkorDB server at `url` (or CITEGRAPH_GRAPH_URL)."""
+    return Workspace(load_settings(home=home, url=url))
