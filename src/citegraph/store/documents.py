@@ -33,17 +33,20 @@ LIST_CHUNKS = (
     f"MATCH (c:Chunk {{document_id: $id}})-[:PART_OF]->(d:Document {{id: $id}}) "
     f"RETURN {_CHUNK_FIELDS} ORDER BY c.ordinal SKIP $skip LIMIT $limit"
 )
+# Who is writing a staged version lives on a lease node of its own, so that committing never
+# has to remove properties from the document node.
 CREATE_STAGING = """
-CREATE (s:StagingDocument {
-  staging_key: $key, id: $id, name: $name, media_type: $media_type, sha256: $sha256,
+CREATE (:IngestLease {
+  staging_key: $key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+})-[:STAGES]->(:StagingDocument {
+  id: $id, name: $name, media_type: $media_type, sha256: $sha256,
   size_bytes: $size_bytes, chunk_count: $chunk_count, ingested_at: $ingested_at,
   origin_kind: $origin_kind, origin_source: $origin_source, origin_method: $origin_method,
-  page_starts: $page_starts,
-  owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+  page_starts: $page_starts
 })
 """
 ADD_CHUNKS = """
-MATCH (s:StagingDocument {staging_key: $key})
+MATCH (:IngestLease {staging_key: $key})-[:STAGES]->(s:StagingDocument)
 UNWIND $rows AS r
 CREATE (c:Chunk {
   id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
@@ -52,7 +55,8 @@ CREATE (c:Chunk {
 """
 # One query, so one atomic step: the old version goes and the new one appears together.
 COMMIT = """
-MATCH (s:StagingDocument {staging_key: $key})
+MATCH (lease:IngestLease {staging_key: $key})-[:STAGES]->(s:StagingDocument)
+DELETE lease
 SET s.chunk_count = $chunk_count
 WITH s
 OPTIONAL MATCH (old:Document {name: s.name})
@@ -60,7 +64,6 @@ OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH s, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
-REMOVE s.staging_key, s.owner_host, s.owner_pid, s.owner_start
 SET s:Document
 REMOVE s:StagingDocument
 RETURN size(olds)
@@ -74,14 +77,16 @@ DELETE d
 RETURN size(chunks)
 """
 LIST_STAGING = (
-    "MATCH (s:StagingDocument) RETURN s.staging_key, s.owner_host, s.owner_pid, s.owner_start"
+    "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
 )
 DROP_STAGING = """
-MATCH (s:StagingDocument {staging_key: $key})
+MATCH (lease:IngestLease {staging_key: $key})
+OPTIONAL MATCH (lease)-[:STAGES]->(s:StagingDocument)
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
-WITH s, collect(c) AS chunks
+WITH lease, collect(DISTINCT s) AS staged, collect(c) AS chunks
 FOREACH (c IN chunks | DELETE c)
-DELETE s
+FOREACH (x IN staged | DELETE x)
+DELETE lease
 RETURN size(chunks)
 """
 

@@ -16,7 +16,7 @@ from .graph import GraphHandle
 INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Document", "id", "RANGE"),
     ("Document", "name", "RANGE"),
-    ("StagingDocument", "staging_key", "RANGE"),
+    ("IngestLease", "staging_key", "RANGE"),
     ("Chunk", "id", "RANGE"),
     ("Chunk", "document_id", "RANGE"),
     ("Chunk", "text", "FULLTEXT"),

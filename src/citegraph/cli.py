@@ -1,0 +1,262 @@
+"""The `citegraph` command: a thin layer over the workspace API.
+
+Exit codes: 0 success, 1 bad input (a file that cannot be stored, a document that is not there),
+2 a command-line mistake, 3 a runtime failure (the graph store is down, an index is not ready).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import workspace as ws_module
+from .errors import CitegraphError, RuntimeFailure
+from .ingest.sources import expand
+from .types import Chunk, Document, IngestResult, TextOrigin
+
+app = typer.Typer(
+    name="citegraph",
+    help=(
+        "Citation-first GraphRAG. Ingest documents with exact byte provenance into a graph "
+        "(embedded FalkorDB by default), then look at what was stored.\n\n"
+        "The store lives in --home (default ~/.citegraph, or $CITEGRAPH_HOME); set "
+        "$CITEGRAPH_GRAPH_URL or --url to use a FalkorDB server instead. Each --scope is a "
+        "separate graph.\n\n"
+        "Exit codes: 0 ok, 1 bad input, 2 command-line mistake, 3 store or runtime failure."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+ScopeOpt = Annotated[
+    str, typer.Option("--scope", "-s", help="Scope (one graph per scope): A-Z a-z 0-9 _ -.")
+]
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option("--home", help="Home of the embedded store [default: $CITEGRAPH_HOME or ~/.citegraph]."),
+]
+UrlOpt = Annotated[
+    str | None,
+    typer.Option("--url", help="Use the FalkorDB server at this redis:// URL [env: CITEGRAPH_GRAPH_URL]."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    err.print(f"[bold red]error:[/] {escape(message)}")
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def _workspace(home: Path | None, url: str | None) -> Iterator[ws_module.Workspace]:
+    try:
+        with ws_module.open(home, url=url) as ws:
+            yield ws
+    except RuntimeFailure as exc:
+        _fail(str(exc), 3)
+    except CitegraphError as exc:
+        _fail(str(exc), 1)
+
+
+def _doc_json(doc: Document) -> dict[str, Any]:
+    data = asdict(doc)
+    data["page_starts"] = list(doc.page_starts)
+    data["page_count"] = doc.page_count
+    return data
+
+
+def _result_json(result: IngestResult) -> dict[str, Any]:
+    return {
+        "name": result.document.name,
+        "status": result.status.value,
+        "document": _doc_json(result.document),
+        "warnings": list(result.warnings),
+    }
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files and folders (.txt .md .pdf); folders recursively.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    origin_kind: Annotated[
+        str | None,
+        typer.Option("--origin-kind", help="Mark the text as derived: ocr, transcript, conversion..."),
+    ] = None,
+    origin_source: Annotated[
+        str | None, typer.Option("--origin-source", help="What the derived text came from.")
+    ] = None,
+    origin_method: Annotated[
+        str, typer.Option("--origin-method", help="By what means it was derived.")
+    ] = "",
+) -> None:
+    """Ingest files and folders. Each document is stored atomically; one that is already
+    stored with the same bytes is left as it is (status 'unchanged')."""
+    if (origin_kind is None) != (origin_source is None):
+        _fail("--origin-kind and --origin-source go together", 2)
+    origin = TextOrigin(origin_kind, origin_source, origin_method) if origin_kind and origin_source else None
+    try:
+        files, skipped = expand(paths)
+    except CitegraphError as exc:
+        _fail(str(exc), 1)
+    results: list[IngestResult] = []
+    failures: list[tuple[str, str]] = []
+    total = sum(f.path.stat().st_size for f in files)
+    with _workspace(home, url) as ws:
+        target = ws.scope(scope)
+        columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=err, disable=as_json, transient=True) as bar:
+            task = bar.add_task("ingesting", total=total)
+            for file in files:
+                bar.update(task, description=escape(file.name[-40:]))
+                size = file.path.stat().st_size
+                try:
+                    parsed = target.parse_file(file, origin=origin)
+                    results.append(target.store_parsed(parsed))
+                except RuntimeFailure as exc:
+                    _fail(f"{file.name}: {exc}", 3)
+                except CitegraphError as exc:
+                    failures.append((file.name, str(exc)))
+                bar.advance(task, size)
+    if as_json:
+        out.print_json(json.dumps({
+            "scope": scope,
+            "results": [_result_json(r) for r in results],
+            "errors": [{"name": n, "message": m} for n, m in failures],
+            "skipped": [str(p) for p in skipped],
+        }))
+    else:
+        table = Table(title=f"ingested into scope {escape(scope)!s}")
+        for column in ("document", "status", "bytes", "chunks", "pages"):
+            table.add_column(column, justify="right" if column in ("bytes", "chunks", "pages") else "left")
+        for r in results:
+            d = r.document
+            table.add_row(escape(d.name), r.status.value, f"{d.size_bytes:,}", str(d.chunk_count),
+                          str(d.page_count or ""))
+        for name, _message in failures:
+            table.add_row(escape(name), "[red]error[/]", "", "", "")
+        out.print(table)
+        for r in results:
+            for warning in r.warnings:
+                err.print(f"[yellow]warning:[/] {escape(warning)}")
+        for _name, message in failures:
+            err.print(f"[bold red]error:[/] {escape(message)}")
+        if skipped:
+            err.print(f"skipped {len(skipped)} file(s) of unsupported types")
+    if failures:
+        raise typer.Exit(1)
+
+
+@app.command()
+def docs(scope: ScopeOpt = "default", home: HomeOpt = None, url: UrlOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """List the documents of a scope."""
+    with _workspace(home, url) as ws:
+        documents = ws.scope(scope).documents()
+    if as_json:
+        out.print_json(json.dumps([_doc_json(d) for d in documents]))
+        return
+    table = Table(title=f"{len(documents)} document(s) in scope {escape(scope)}")
+    for column in ("id", "name", "type", "bytes", "chunks", "pages", "ingested (UTC)"):
+        table.add_column(column)
+    for d in documents:
+        table.add_row(d.id, escape(d.name), d.media_type, f"{d.size_bytes:,}", str(d.chunk_count),
+                      str(d.page_count or ""), d.ingested_at)
+    out.print(table)
+
+
+def _preview(chunk: Chunk, width: int = 60) -> str:
+    flat = " ".join(chunk.text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+@app.command()
+def show(
+    doc: Annotated[str, typer.Argument(help="Document id or name.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one document and its chunks, with byte spans and pages."""
+    with _workspace(home, url) as ws:
+        target = ws.scope(scope)
+        document = target.document(doc)
+        chunks = list(target.chunks(document.id))
+    if as_json:
+        out.print_json(json.dumps({"document": _doc_json(document),
+                                   "chunks": [asdict(c) for c in chunks]}))
+        return
+    origin = document.origin
+    out.print(f"[bold]{escape(document.name)}[/]  {document.id}  {document.media_type}  "
+              f"{document.size_bytes:,} bytes  sha256 {document.sha256[:16]}…")
+    if origin is not None:
+        out.print(f"derived text: {escape(origin.kind)} of {escape(origin.source)}"
+                  + (f" by {escape(origin.method)}" if origin.method else ""))
+    table = Table()
+    for column in ("#", "bytes [start, end)", "pages", "text"):
+        table.add_column(column)
+    for c in chunks:
+        pages = "" if c.page is None else (str(c.page) if c.page == c.end_page else f"{c.page}-{c.end_page}")
+        table.add_row(str(c.ordinal), f"[{c.start_byte}, {c.end_byte})", pages, escape(_preview(c)))
+    out.print(table)
+
+
+@app.command()
+def delete(
+    doc: Annotated[str, typer.Argument(help="Document id or name.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Delete a document and everything that hangs off it."""
+    with _workspace(home, url) as ws:
+        removed = ws.scope(scope).delete_document(doc)
+    if as_json:
+        out.print_json(json.dumps({"deleted": _doc_json(removed)}))
+    else:
+        out.print(f"deleted {escape(removed.name)} ({removed.id}, {removed.chunk_count} chunks)")
+
+
+@app.command()
+def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
+    """List the scopes that hold a graph."""
+    with _workspace(home, url) as ws:
+        names = ws.scopes()
+    if as_json:
+        out.print_json(json.dumps(names))
+    else:
+        for name in names:
+            out.print(escape(name))
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    # Turn SIGTERM into a normal exit so the embedded server is shut down in order.
+    raise SystemExit(128 + signum)
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
