@@ -8,9 +8,8 @@
             print(doc.name, doc.chunk_count)
 """
 
-from __future__ import annotations
-
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
+from importlib.metadata import version as _version
 
 from .config import Settings, load_settings
 from .errors import (
@@ -30,8 +29,8 @@ from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .workspace import Scope, Workspace, open
 
 try:
-    __version__ = version("citegraph")
-except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = _version("citegraph")
+except _PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0+unknown"
 
 __all__ = [

@@ -248,6 +248,23 @@ def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             out.print(escape(name))
 
 
+@app.command()
+def demo(
+    home: Annotated[Path, typer.Option("--home", help="Where to keep the demo store.")] = Path(
+        ".citegraph-demo"
+    ),
+) -> None:
+    """Ingest the bundled sample corpus into an embedded store and show what was stored."""
+    from . import demo as demo_module
+
+    try:
+        demo_module.run(home, out)
+    except RuntimeFailure as exc:
+        _fail(str(exc), 3)
+    except CitegraphError as exc:
+        _fail(str(exc), 1)
+
+
 def _terminate(signum: int, _frame: object) -> None:
     # Turn SIGTERM into a normal exit so the embedded server is shut down in order.
     raise SystemExit(128 + signum)

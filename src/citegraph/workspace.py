@@ -7,6 +7,7 @@ import re
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, load_settings
@@ -222,7 +223,17 @@ def _close_all() -> None:
         ws.close()
 
 
-def open(home: str | Path | None = None, *, url: str | None = None) -> Workspace:  # noqa: A001
+def open(  # noqa: A001
+    home: str | Path | None = None,
+    *,
+    url: str | None = None,
+    chunk_bytes: int | None = None,
+) -> Workspace:
     """Open a workspace: the embedded FalkorDB in `home` (default ~/.citegraph, or
-    CITEGRAPH_HOME), or the FalkorDB server at `url` (or CITEGRAPH_GRAPH_URL)."""
-    return Workspace(load_settings(home=home, url=url))
+    CITEGRAPH_HOME), or the FalkorDB server at `url` (or CITEGRAPH_GRAPH_URL).
+
+    `chunk_bytes` overrides the chunk budget (CITEGRAPH_CHUNK_BYTES, default 2000)."""
+    settings = load_settings(home=home, url=url)
+    if chunk_bytes is not None:
+        settings = replace(settings, chunk_bytes=chunk_bytes)
+    return Workspace(settings)

@@ -34,6 +34,8 @@ def stored_text(data: bytes, label: str) -> bytes:
             )
     if data.startswith(UTF8_BOM):
         data = data[len(UTF8_BOM) :]
+        if not data:
+            raise InvalidDocument(f"{label}: the file is empty (only a byte order mark)")
     nul = data.find(b"\x00")
     if nul >= 0:
         raise InvalidDocument(

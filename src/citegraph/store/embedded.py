@@ -105,12 +105,12 @@ class EmbeddedServer:
     """One process's membership in the embedded FalkorDB of a home directory."""
 
     def __init__(self, home: Path, fsync: str = "everysec", start_timeout_s: float = 30.0):
-        self.home = home
+        self.home = home.expanduser().resolve()
         self.fsync = fsync
         self.start_timeout_s = start_timeout_s
-        self.run_dir = home / "run"
-        self.data_dir = home / "data"
-        self.log_path = home / "logs" / "falkordb.log"
+        self.run_dir = self.home / "run"
+        self.data_dir = self.home / "data"
+        self.log_path = self.home / "logs" / "falkordb.log"
         self.socket_path = self._socket_path()
         self._client_file: Path | None = None
         self._child: subprocess.Popen[bytes] | None = None

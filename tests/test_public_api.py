@@ -1,0 +1,23 @@
+import citegraph
+import citegraph.errors
+
+
+def test_all_lists_exactly_the_public_names() -> None:
+    public = {name for name in dir(citegraph) if not name.startswith("_")}
+    modules = {"config", "errors", "types", "workspace", "ingest", "store", "cli", "demo"}
+    assert set(citegraph.__all__) - {"__version__"} == public - modules
+    for name in citegraph.__all__:
+        assert hasattr(citegraph, name)
+
+
+def test_one_exception_tree() -> None:
+    for name in citegraph.errors.__all__:
+        error = getattr(citegraph.errors, name)
+        assert issubclass(error, citegraph.CitegraphError)
+    assert issubclass(citegraph.InvalidDocument, citegraph.UsageError)
+    assert issubclass(citegraph.StoreUnavailable, citegraph.RuntimeFailure)
+    assert not issubclass(citegraph.StoreUnavailable, citegraph.UsageError)
+
+
+def test_version_is_the_installed_one() -> None:
+    assert citegraph.__version__ == "0.1.0"
