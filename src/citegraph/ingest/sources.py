@@ -26,11 +26,11 @@ class SourceFile:
 
 
 def media_type_for(name: str, data: bytes | None = None) -> str:
-    """The media type from the name's suffix; for bytes without a known suffix, sniff PDF."""
+    """The media type from the name's suffix; for bytes named without a suffix, sniff PDF."""
     suffix = Path(name).suffix.lower()
     if suffix in MEDIA_TYPES:
         return MEDIA_TYPES[suffix]
-    if data is not None:
+    if data is not None and not suffix:
         return "application/pdf" if data.startswith(b"%PDF-") else "text/plain"
     raise InvalidDocument(
         f"{name}: unsupported file type {suffix or '(no suffix)'!r}; citegraph ingests "
