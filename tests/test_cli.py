@@ -1,0 +1,126 @@
+"""The command line: thin over the API, JSON for scripts, one-line errors with exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from citegraph.cli import app
+from conftest import dataset
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> str:
+    return str(tmp_path / "home")
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_ingest_docs_show_delete_round_trip(home: str, tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.md").write_text("# Title\n\nFirst paragraph.\n")
+    (folder / "sub" / "b.txt").write_text("Second file.\n")
+    (folder / "image.png").write_bytes(b"\x89PNG")
+    (folder / ".hidden.txt").write_text("not ingested")
+    code, out, _ = _run("ingest", str(folder), "--home", home, "--scope", "cli", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert [r["name"] for r in report["results"]] == ["notes/a.md", "notes/sub/b.txt"]
+    assert {r["status"] for r in report["results"]} == {"created"}
+    assert report["skipped"] == [str(folder.resolve() / "image.png")]
+
+    code, out, _ = _run("ingest", str(folder), "--home", home, "--scope", "cli", "--json")
+    assert {r["status"] for r in json.loads(out)["results"]} == {"unchanged"}
+
+    code, out, _ = _run("docs", "--home", home, "--scope", "cli", "--json")
+    docs = json.loads(out)
+    assert [d["name"] for d in docs] == ["notes/a.md", "notes/sub/b.txt"]
+
+    code, out, _ = _run("show", "notes/a.md", "--home", home, "--scope", "cli", "--json")
+    shown = json.loads(out)
+    assert shown["chunks"][0]["start_byte"] == 0
+    assert "".join(c["text"] for c in shown["chunks"]) == "# Title\n\nFirst paragraph.\n"
+
+    code, out, _ = _run("show", docs[0]["id"], "--home", home, "--scope", "cli")
+    assert code == 0 and "[0, 26)" in out
+
+    code, out, _ = _run("delete", "notes/a.md", "--home", home, "--scope", "cli")
+    assert code == 0 and "deleted notes/a.md" in out
+    code, out, _ = _run("docs", "--home", home, "--scope", "cli", "--json")
+    assert [d["name"] for d in json.loads(out)] == ["notes/sub/b.txt"]
+
+
+def test_pdf_pages_in_show(home: str) -> None:
+    pdf = dataset("pdfs/pypdf__Seige_of_Vicksburg_Sample_OCR.pdf")
+    assert _run("ingest", str(pdf), "--home", home)[0] == 0
+    code, out, _ = _run("show", pdf.name, "--home", home, "--json")
+    pages = [(c["page"], c["end_page"]) for c in json.loads(out)["chunks"]]
+    assert pages[0][0] == 1 and pages[-1][1] == 6
+
+
+def test_bad_file_in_a_folder_is_reported_and_the_rest_ingested(home: str, tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.txt").write_text("fine")
+    (folder / "bad.txt").write_bytes(b"\xff\xfe\xfdbinary")
+    code, out, err = _run("ingest", str(folder), "--home", home)
+    assert code == 1
+    assert "good.txt" in out and "error" in out
+    assert "bad.txt" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["show", "missing.txt"], 1, "no document 'missing.txt'"),
+        (["delete", "missing.txt"], 1, "no document"),
+        (["docs", "--scope", "x'}) DETACH DELETE n"], 1, "invalid scope name"),
+        (["ingest", "/no/such/path.txt"], 1, "no such file or folder"),
+        (["docs", "--url", "redis://127.0.0.1:1"], 3, "graph store"),
+    ],
+)
+def test_errors_are_one_line_with_an_exit_code(
+    home: str, args: list[str], code: int, message: str
+) -> None:
+    exit_code, _out, err = _run(*args, "--home", home)
+    assert exit_code == code
+    assert message in " ".join(err.split())
+    assert "Traceback" not in err
+    assert err.strip().startswith("error:")
+
+
+def test_help_teaches() -> None:
+    code, out, _ = _run("--help")
+    assert code == 0
+    for command in ("ingest", "docs", "show", "delete", "scopes", "demo"):
+        assert command in out
+    assert "Exit codes" in out
+    code, out, _ = _run("ingest", "--help")
+    assert "--origin-kind" in out and "--json" in out
+
+
+def test_derived_text_origin_from_the_command_line(home: str, tmp_path: Path) -> None:
+    text = tmp_path / "scan.txt"
+    text.write_text("Text read off a scanned page.")
+    code, out, _ = _run("ingest", str(text), "--home", home, "--json", "--origin-kind", "ocr",
+                        "--origin-source", "scan.pdf", "--origin-method", "tesseract 5")
+    assert code == 0
+    doc = json.loads(out)["results"][0]["document"]
+    assert doc["origin"] == {"kind": "ocr", "source": "scan.pdf", "method": "tesseract 5"}
+    assert _run("ingest", str(text), "--home", home, "--origin-kind", "ocr")[0] == 2
+
+
+def test_demo_runs(tmp_path: Path) -> None:
+    code, out, _ = _run("demo", "--home", str(tmp_path / "demo"))
+    assert code == 0
+    assert "sample_corpus/checkout-service.md" in out
+    assert "MISMATCH" not in out and "= stored text" in out

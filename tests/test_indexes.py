@@ -1,0 +1,40 @@
+"""An index under construction is reported as such, never read as 'no results'."""
+
+from __future__ import annotations
+
+import pytest
+
+import citegraph
+from citegraph import Workspace
+from citegraph.store.schema import ensure_indexes, index_states, wait_for_indexes
+
+
+def test_a_new_full_text_index_is_waited_for(workspace: Workspace) -> None:
+    graph = workspace.store.graph("citegraph:index_build")
+    graph.delete()
+    text = "words to index in a chunk that is long enough to take the index some time " * 30
+    for _ in range(20):
+        graph.query(
+            "UNWIND range(1, 2000) AS i CREATE (:Chunk {id: toString(i), text: $t})", {"t": text}
+        )
+    ensure_indexes(graph)
+    states = index_states(graph)
+    assert "UNDER CONSTRUCTION" in states[("Chunk", "text", "FULLTEXT")]
+    with pytest.raises(citegraph.IndexNotReady, match="Chunk.text"):
+        wait_for_indexes(graph, timeout_s=0.001)
+    wait_for_indexes(graph, timeout_s=120)
+    assert set(index_states(graph).values()) == {"OPERATIONAL"}
+    hits = graph.ro_query("CALL db.idx.fulltext.queryNodes('Chunk', 'index') YIELD node "
+                          "RETURN count(node)")
+    assert hits == [[40000]]
+    graph.delete()
+
+
+def test_ingest_reports_success_only_with_an_operational_index(workspace: Workspace) -> None:
+    scope = workspace.scope("index_ready")
+    scope.ingest(b"The lighthouse keeper logs every ship.", name="log.txt")
+    assert set(scope.index_states().values()) == {"OPERATIONAL"}
+    hits = scope.graph.ro_query(
+        "CALL db.idx.fulltext.queryNodes('Chunk', 'lighthouse') YIELD node RETURN node.id"
+    )
+    assert len(hits) == 1
