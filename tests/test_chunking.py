@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from citegraph.ingest.chunking import chunk_spans
 
 _ALPHABET = st.sampled_from(
-    list("abc XYZ.!?\n\n\t\r") + ["é", "—", "“", "”", "’", "…", "中", "文", "。", "𝔘", "_", "*"]
+    [*"abc XYZ.!?\n\n\t\r", "é", "—", "“", "”", "’", "…", "中", "文", "。", "𝔘", "_", "*"]
 )
 texts = st.lists(_ALPHABET, min_size=1, max_size=3000).map(lambda cs: "".join(cs).encode())
 

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citegraph.cli import app
+
 from conftest import dataset
 
 runner = CliRunner()
@@ -62,7 +63,7 @@ def test_ingest_docs_show_delete_round_trip(home: str, tmp_path: Path) -> None:
 def test_pdf_pages_in_show(home: str) -> None:
     pdf = dataset("pdfs/pypdf__Seige_of_Vicksburg_Sample_OCR.pdf")
     assert _run("ingest", str(pdf), "--home", home)[0] == 0
-    code, out, _ = _run("show", pdf.name, "--home", home, "--json")
+    _code, out, _ = _run("show", pdf.name, "--home", home, "--json")
     pages = [(c["page"], c["end_page"]) for c in json.loads(out)["chunks"]]
     assert pages[0][0] == 1 and pages[-1][1] == 6
 
@@ -111,8 +112,19 @@ def test_help_teaches() -> None:
 def test_derived_text_origin_from_the_command_line(home: str, tmp_path: Path) -> None:
     text = tmp_path / "scan.txt"
     text.write_text("Text read off a scanned page.")
-    code, out, _ = _run("ingest", str(text), "--home", home, "--json", "--origin-kind", "ocr",
-                        "--origin-source", "scan.pdf", "--origin-method", "tesseract 5")
+    code, out, _ = _run(
+        "ingest",
+        str(text),
+        "--home",
+        home,
+        "--json",
+        "--origin-kind",
+        "ocr",
+        "--origin-source",
+        "scan.pdf",
+        "--origin-method",
+        "tesseract 5",
+    )
     assert code == 0
     doc = json.loads(out)["results"][0]["document"]
     assert doc["origin"] == {"kind": "ocr", "source": "scan.pdf", "method": "tesseract 5"}

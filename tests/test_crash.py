@@ -12,6 +12,7 @@ import pytest
 
 import citegraph
 from citegraph import Scope
+
 from conftest import assert_tiles
 from helpers import alive, spawn, wait_until
 
@@ -44,7 +45,9 @@ def _seed(scope: Scope) -> None:
 def _check_after(scope: Scope) -> None:
     _assert_clean(scope)
     assert_tiles(scope, "replaced.txt", expected=V1)
-    assert_tiles(scope, "earlier.txt", expected=b"An earlier document that must stay as it is.\n" * 300)
+    assert_tiles(
+        scope, "earlier.txt", expected=b"An earlier document that must stay as it is.\n" * 300
+    )
     names = {d.name for d in scope.documents()}
     assert names == {"replaced.txt", "earlier.txt"} or "new-big.txt" in names
     if "new-big.txt" in names:  # the commit won the race: then it must be whole

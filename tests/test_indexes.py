@@ -20,12 +20,13 @@ def test_a_new_full_text_index_is_waited_for(workspace: Workspace) -> None:
     ensure_indexes(graph)
     states = index_states(graph)
     assert "UNDER CONSTRUCTION" in states[("Chunk", "text", "FULLTEXT")]
-    with pytest.raises(citegraph.IndexNotReady, match="Chunk.text"):
+    with pytest.raises(citegraph.IndexNotReady, match=r"Chunk\.text"):
         wait_for_indexes(graph, timeout_s=0.001)
     wait_for_indexes(graph, timeout_s=120)
     assert set(index_states(graph).values()) == {"OPERATIONAL"}
-    hits = graph.ro_query("CALL db.idx.fulltext.queryNodes('Chunk', 'index') YIELD node "
-                          "RETURN count(node)")
+    hits = graph.ro_query(
+        "CALL db.idx.fulltext.queryNodes('Chunk', 'index') YIELD node RETURN count(node)"
+    )
     assert hits == [[40000]]
     graph.delete()
 

@@ -6,6 +6,7 @@ import json
 
 from citegraph import Scope
 from citegraph.ingest.pdf import page_of
+
 from conftest import assert_tiles, dataset
 
 
@@ -46,7 +47,7 @@ def test_squad_dev16_paragraphs_tile(scope: Scope) -> None:
         for index, paragraph in enumerate(article["paragraphs"]):
             name = f"{article['title']}/{index}"
             expected[name] = paragraph["context"].encode()
-            [result] = scope.ingest(expected[name], name=name, media_type="text/plain")
+            scope.ingest(expected[name], name=name, media_type="text/plain")
     assert len(expected) == 646
     docs = scope.documents()
     assert len(docs) == len(expected)

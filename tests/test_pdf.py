@@ -9,6 +9,7 @@ from pypdf import PdfReader, PdfWriter
 
 from citegraph import InvalidDocument
 from citegraph.ingest.pdf import extract_pdf, page_of
+
 from conftest import dataset
 
 PDFS = [

@@ -8,6 +8,7 @@ import pytest
 
 import citegraph
 from citegraph import IngestStatus, Scope, TextOrigin
+
 from conftest import assert_tiles
 
 

@@ -1,11 +1,11 @@
 """citegraph: citation-first GraphRAG.
 
-    import citegraph
-    with citegraph.open() as ws:            # embedded FalkorDB in ~/.citegraph
-        scope = ws.scope("notes")
-        scope.ingest("docs/")
-        for doc in scope.documents():
-            print(doc.name, doc.chunk_count)
+import citegraph
+with citegraph.open() as ws:            # embedded FalkorDB in ~/.citegraph
+    scope = ws.scope("notes")
+    scope.ingest("docs/")
+    for doc in scope.documents():
+        print(doc.name, doc.chunk_count)
 """
 
 from importlib.metadata import PackageNotFoundError as _PackageNotFoundError

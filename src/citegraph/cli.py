@@ -48,11 +48,15 @@ ScopeOpt = Annotated[
 ]
 HomeOpt = Annotated[
     Path | None,
-    typer.Option("--home", help="Home of the embedded store [default: $CITEGRAPH_HOME or ~/.citegraph]."),
+    typer.Option(
+        "--home", help="Home of the embedded store [default: $CITEGRAPH_HOME or ~/.citegraph]."
+    ),
 ]
 UrlOpt = Annotated[
     str | None,
-    typer.Option("--url", help="Use the FalkorDB server at this redis:// URL [env: CITEGRAPH_GRAPH_URL]."),
+    typer.Option(
+        "--url", help="Use the FalkorDB server at this redis:// URL [env: CITEGRAPH_GRAPH_URL]."
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
@@ -91,14 +95,18 @@ def _result_json(result: IngestResult) -> dict[str, Any]:
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files and folders (.txt .md .pdf); folders recursively.")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files and folders (.txt .md .pdf); folders recursively.")
+    ],
     scope: ScopeOpt = "default",
     home: HomeOpt = None,
     url: UrlOpt = None,
     as_json: JsonOpt = False,
     origin_kind: Annotated[
         str | None,
-        typer.Option("--origin-kind", help="Mark the text as derived: ocr, transcript, conversion..."),
+        typer.Option(
+            "--origin-kind", help="Mark the text as derived: ocr, transcript, conversion..."
+        ),
     ] = None,
     origin_source: Annotated[
         str | None, typer.Option("--origin-source", help="What the derived text came from.")
@@ -111,7 +119,11 @@ def ingest(
     stored with the same bytes is left as it is (status 'unchanged')."""
     if (origin_kind is None) != (origin_source is None):
         _fail("--origin-kind and --origin-source go together", 2)
-    origin = TextOrigin(origin_kind, origin_source, origin_method) if origin_kind and origin_source else None
+    origin = (
+        TextOrigin(origin_kind, origin_source, origin_method)
+        if origin_kind and origin_source
+        else None
+    )
     try:
         files, skipped = expand(paths)
     except CitegraphError as exc:
@@ -121,7 +133,12 @@ def ingest(
     total = sum(f.path.stat().st_size for f in files)
     with _workspace(home, url) as ws:
         target = ws.scope(scope)
-        columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+        )
         with Progress(*columns, console=err, disable=as_json, transient=True) as bar:
             task = bar.add_task("ingesting", total=total)
             for file in files:
@@ -136,20 +153,31 @@ def ingest(
                     failures.append((file.name, str(exc)))
                 bar.advance(task, size)
     if as_json:
-        out.print_json(json.dumps({
-            "scope": scope,
-            "results": [_result_json(r) for r in results],
-            "errors": [{"name": n, "message": m} for n, m in failures],
-            "skipped": [str(p) for p in skipped],
-        }))
+        out.print_json(
+            json.dumps(
+                {
+                    "scope": scope,
+                    "results": [_result_json(r) for r in results],
+                    "errors": [{"name": n, "message": m} for n, m in failures],
+                    "skipped": [str(p) for p in skipped],
+                }
+            )
+        )
     else:
         table = Table(title=f"ingested into scope {escape(scope)!s}")
         for column in ("document", "status", "bytes", "chunks", "pages"):
-            table.add_column(column, justify="right" if column in ("bytes", "chunks", "pages") else "left")
+            table.add_column(
+                column, justify="right" if column in ("bytes", "chunks", "pages") else "left"
+            )
         for r in results:
             d = r.document
-            table.add_row(escape(d.name), r.status.value, f"{d.size_bytes:,}", str(d.chunk_count),
-                          str(d.page_count or ""))
+            table.add_row(
+                escape(d.name),
+                r.status.value,
+                f"{d.size_bytes:,}",
+                str(d.chunk_count),
+                str(d.page_count or ""),
+            )
         for name, _message in failures:
             table.add_row(escape(name), "[red]error[/]", "", "", "")
         out.print(table)
@@ -165,8 +193,9 @@ def ingest(
 
 
 @app.command()
-def docs(scope: ScopeOpt = "default", home: HomeOpt = None, url: UrlOpt = None,
-         as_json: JsonOpt = False) -> None:
+def docs(
+    scope: ScopeOpt = "default", home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False
+) -> None:
     """List the documents of a scope."""
     with _workspace(home, url) as ws:
         documents = ws.scope(scope).documents()
@@ -177,8 +206,15 @@ def docs(scope: ScopeOpt = "default", home: HomeOpt = None, url: UrlOpt = None,
     for column in ("id", "name", "type", "bytes", "chunks", "pages", "ingested (UTC)"):
         table.add_column(column)
     for d in documents:
-        table.add_row(d.id, escape(d.name), d.media_type, f"{d.size_bytes:,}", str(d.chunk_count),
-                      str(d.page_count or ""), d.ingested_at)
+        table.add_row(
+            d.id,
+            escape(d.name),
+            d.media_type,
+            f"{d.size_bytes:,}",
+            str(d.chunk_count),
+            str(d.page_count or ""),
+            d.ingested_at,
+        )
     out.print(table)
 
 
@@ -201,20 +237,29 @@ def show(
         document = target.document(doc)
         chunks = list(target.chunks(document.id))
     if as_json:
-        out.print_json(json.dumps({"document": _doc_json(document),
-                                   "chunks": [asdict(c) for c in chunks]}))
+        out.print_json(
+            json.dumps({"document": _doc_json(document), "chunks": [asdict(c) for c in chunks]})
+        )
         return
     origin = document.origin
-    out.print(f"[bold]{escape(document.name)}[/]  {document.id}  {document.media_type}  "
-              f"{document.size_bytes:,} bytes  sha256 {document.sha256[:16]}…")
+    out.print(
+        f"[bold]{escape(document.name)}[/]  {document.id}  {document.media_type}  "
+        f"{document.size_bytes:,} bytes  sha256 {document.sha256[:16]}…"
+    )
     if origin is not None:
-        out.print(f"derived text: {escape(origin.kind)} of {escape(origin.source)}"
-                  + (f" by {escape(origin.method)}" if origin.method else ""))
+        out.print(
+            f"derived text: {escape(origin.kind)} of {escape(origin.source)}"
+            + (f" by {escape(origin.method)}" if origin.method else "")
+        )
     table = Table()
     for column in ("#", "bytes [start, end)", "pages", "text"):
         table.add_column(column)
     for c in chunks:
-        pages = "" if c.page is None else (str(c.page) if c.page == c.end_page else f"{c.page}-{c.end_page}")
+        pages = (
+            ""
+            if c.page is None
+            else (str(c.page) if c.page == c.end_page else f"{c.page}-{c.end_page}")
+        )
         table.add_row(str(c.ordinal), f"[{c.start_byte}, {c.end_byte})", pages, escape(_preview(c)))
     out.print(table)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Chunk:
     end_page: int | None = None
 
 
-class IngestStatus(str, Enum):
+class IngestStatus(StrEnum):
     CREATED = "created"
     REPLACED = "replaced"
     UNCHANGED = "unchanged"

@@ -76,8 +76,7 @@ class Scope:
             if name is None:
                 raise InvalidDocument("ingesting bytes needs name=")
             kind = media_type or media_type_for(name, source)
-            parsed = [pipeline.parse(source, name, kind, origin)]
-            return self._store_all(parsed, progress)
+            return self._store_all([pipeline.parse(source, name, kind, origin)], progress)
         files, _skipped = expand([Path(source)])
         if name is not None and (len(files) != 1 or Path(source).is_dir()):
             raise InvalidDocument("name= applies to a single file, not a folder")
@@ -139,8 +138,10 @@ class Scope:
         return b"".join(c.text.encode("utf-8") for c in self.chunks(id_or_name))
 
     def index_states(self) -> dict[str, str]:
-        return {f"{lab}.{prop} ({kind})": state for (lab, prop, kind), state
-                in index_states(self.graph).items()}
+        return {
+            f"{lab}.{prop} ({kind})": state
+            for (lab, prop, kind), state in index_states(self.graph).items()
+        }
 
     # -- deleting -----------------------------------------------------------------------------
 
@@ -163,9 +164,7 @@ class Workspace:
             self.store: GraphStore = FalkorStore(url=settings.graph_url)
             self.where = settings.graph_url
         else:
-            self._server = EmbeddedServer(
-                settings.home, settings.fsync, settings.start_timeout_s
-            )
+            self._server = EmbeddedServer(settings.home, settings.fsync, settings.start_timeout_s)
             sock = self._server.join()
             try:
                 self.store = FalkorStore(unix_socket=sock)
@@ -223,7 +222,7 @@ def _close_all() -> None:
         ws.close()
 
 
-def open(  # noqa: A001
+def open(
     home: str | Path | None = None,
     *,
     url: str | None = None,

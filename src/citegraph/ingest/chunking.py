@@ -9,6 +9,7 @@ boundary before the budget.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -38,10 +39,10 @@ def _segments(data: bytes, breaks: Sequence[int]) -> list[tuple[int, int]]:
     """Split at forced breaks (PDF pages); a whitespace-only piece joins the piece before it."""
     bounds = [0, *sorted(b for b in set(breaks) if 0 < b < len(data)), len(data)]
     pieces: list[tuple[int, int]] = []
-    for start, end in zip(bounds, bounds[1:], strict=False):
-        if pieces and not data[start:end].strip():
-            pieces[-1] = (pieces[-1][0], end)
-        elif pieces and not data[pieces[-1][0] : pieces[-1][1]].strip():
+    for start, end in itertools.pairwise(bounds):
+        if (pieces and not data[start:end].strip()) or (
+            pieces and not data[pieces[-1][0] : pieces[-1][1]].strip()
+        ):
             pieces[-1] = (pieces[-1][0], end)
         else:
             pieces.append((start, end))

@@ -30,12 +30,7 @@ def page_of(page_starts: tuple[int, ...], offset: int) -> int:
 def _clean(raw: str) -> str:
     # pdfium ends lines with CRLF and marks a hyphen it joined across a line break with U+FFFE
     # (a noncharacter); NUL cannot be stored. Documented in docs/ingestion.md.
-    return (
-        raw.replace("\r\n", "\n")
-        .replace("\r", "\n")
-        .replace("\ufffe", "-")
-        .replace("\x00", "")
-    )
+    return raw.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-").replace("\x00", "")
 
 
 def extract_pdf(data: bytes, label: str) -> PdfText:

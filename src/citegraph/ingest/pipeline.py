@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,7 +144,5 @@ def store(
 
 def _abort_quietly(repo: DocumentRepository, key: str) -> None:
     # The store may be the thing that failed; the staging is then dropped at the next open.
-    try:
+    with contextlib.suppress(Exception):
         repo.abort(key)
-    except Exception:
-        pass

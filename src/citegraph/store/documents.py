@@ -24,7 +24,9 @@ _DOC_FIELDS = (
     "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
     "d.origin_kind, d.origin_source, d.origin_method, d.page_starts"
 )
-_CHUNK_FIELDS = "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
+_CHUNK_FIELDS = (
+    "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
+)
 
 FIND_BY_NAME = f"MATCH (d:Document {{name: $name}}) RETURN {_DOC_FIELDS}"
 FIND_BY_ID = f"MATCH (d:Document {{id: $id}}) RETURN {_DOC_FIELDS}"

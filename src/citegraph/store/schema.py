@@ -63,8 +63,9 @@ def wait_for_indexes(graph: GraphHandle, timeout_s: float) -> None:
         if not pending:
             return
         if time.monotonic() >= deadline:
-            names = ", ".join(f"{lab}.{prop} ({kind}): {state}" for (lab, prop, kind), state
-                              in pending.items())
+            names = ", ".join(
+                f"{lab}.{prop} ({kind}): {state}" for (lab, prop, kind), state in pending.items()
+            )
             raise IndexNotReady(
                 f"indexes of graph {graph.name!r} not ready after {timeout_s:g}s: {names}"
             )
