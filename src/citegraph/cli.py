@@ -23,8 +23,10 @@ from rich.table import Table
 
 from . import workspace as ws_module
 from .errors import CitegraphError, RuntimeFailure
+from .ingest.pipeline import ParsedDocument
 from .ingest.sources import expand
 from .types import Chunk, Document, IngestResult, TextOrigin
+from .workspace import DocumentGroups
 
 app = typer.Typer(
     name="citegraph",
@@ -141,17 +143,33 @@ def ingest(
         )
         with Progress(*columns, console=err, disable=as_json, transient=True) as bar:
             task = bar.add_task("ingesting", total=total)
+            groups = DocumentGroups()
+
+            def store(group: list[ParsedDocument]) -> None:
+                # Small files are stored in groups that share queries.
+                try:
+                    results.extend(target.store_parsed(group))
+                except RuntimeFailure as exc:
+                    _fail(str(exc), 3)
+                except CitegraphError as exc:
+                    failures.extend((p.name, str(exc)) for p in group)
+                bar.advance(task, sum(sizes.pop(p.name, 0) for p in group))
+
+            sizes: dict[str, int] = {}
             for file in files:
                 bar.update(task, description=escape(file.name[-40:]))
-                size = file.path.stat().st_size
                 try:
                     parsed = target.parse_file(file, origin=origin)
-                    results.append(target.store_parsed(parsed))
-                except RuntimeFailure as exc:
-                    _fail(f"{file.name}: {exc}", 3)
                 except CitegraphError as exc:
                     failures.append((file.name, str(exc)))
-                bar.advance(task, size)
+                    bar.advance(task, file.path.stat().st_size)
+                    continue
+                sizes[parsed.name] = file.path.stat().st_size
+                full = groups.add(parsed)
+                if full:
+                    store(full)
+            if groups.pending:
+                store(groups.take())
     if as_json:
         out.print_json(
             json.dumps(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from ..errors import InvalidDocument
@@ -17,7 +17,7 @@ from .pdf import extract_pdf, page_of
 from .sources import TEXT_TYPES, check_media_type
 
 # Write chunks in batches of about this much text: big enough to be fast, small enough that a
-# 50 MB document never sits in one query.
+# 50 MB document never sits in one query. Small documents share batches.
 _BATCH_BYTES = 512 * 1024
 _BATCH_CHUNKS = 500
 
@@ -79,70 +79,103 @@ def _same_version(old: Document, parsed: ParsedDocument) -> bool:
     )
 
 
-def store(
+def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator[Chunk]:
+    version = parsed.sha256[:8]
+    pages = parsed.page_starts
+    for ordinal, (start, end) in enumerate(chunk_spans(parsed.text, chunk_bytes, pages)):
+        yield Chunk(
+            id=f"{doc.id}-{version}-{ordinal}",
+            document_id=doc.id,
+            ordinal=ordinal,
+            start_byte=start,
+            end_byte=end,
+            text=parsed.text[start:end].decode("utf-8"),
+            page=page_of(pages, start) if pages else None,
+            end_page=page_of(pages, end - 1) if pages else None,
+        )
+
+
+def store_many(
     repo: DocumentRepository,
-    parsed: ParsedDocument,
+    group: Sequence[ParsedDocument],
     chunk_bytes: int,
     progress: Progress | None = None,
-) -> IngestResult:
-    """Write `parsed` as the current version of its name, unless it is already stored."""
-    old = repo.by_name(parsed.name)
-    if old is not None and _same_version(old, parsed):
-        return IngestResult(old, IngestStatus.UNCHANGED, parsed.warnings)
-    doc = Document(
-        id=document_id(parsed.name),
-        name=parsed.name,
-        media_type=parsed.media_type,
-        sha256=parsed.sha256,
-        size_bytes=len(parsed.text),
-        chunk_count=0,
-        ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        origin=parsed.origin,
-        page_starts=parsed.page_starts,
-    )
-    version = parsed.sha256[:8]
-    key = repo.begin(doc)
-    count = 0
-    try:
-        batch: list[Chunk] = []
-        batch_bytes = 0
-        for ordinal, (start, end) in enumerate(
-            chunk_spans(parsed.text, chunk_bytes, parsed.page_starts)
-        ):
-            pages = parsed.page_starts
-            batch.append(
-                Chunk(
-                    id=f"{doc.id}-{version}-{ordinal}",
-                    document_id=doc.id,
-                    ordinal=ordinal,
-                    start_byte=start,
-                    end_byte=end,
-                    text=parsed.text[start:end].decode("utf-8"),
-                    page=page_of(pages, start) if pages else None,
-                    end_page=page_of(pages, end - 1) if pages else None,
-                )
+) -> list[IngestResult]:
+    """Store a group of documents (distinct names) through shared queries, in input order.
+
+    Unchanged documents are reported and skipped. The rest are staged, and then committed
+    together by one query: the whole group becomes visible at once, or none of it does.
+    """
+    names = [p.name for p in group]
+    if len(set(names)) != len(names):
+        raise InvalidDocument("the same document name appears twice in one ingest")
+    existing = repo.by_names(names)
+    results: dict[str, IngestResult] = {}
+    staged: list[tuple[Document, ParsedDocument]] = []
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    for parsed in group:
+        old = existing.get(parsed.name)
+        if old is not None and _same_version(old, parsed):
+            results[parsed.name] = IngestResult(old, IngestStatus.UNCHANGED, parsed.warnings)
+            continue
+        doc = Document(
+            id=document_id(parsed.name),
+            name=parsed.name,
+            media_type=parsed.media_type,
+            sha256=parsed.sha256,
+            size_bytes=len(parsed.text),
+            chunk_count=0,
+            ingested_at=now,
+            origin=parsed.origin,
+            page_starts=parsed.page_starts,
+        )
+        staged.append((doc, parsed))
+    if staged:
+        keys = repo.begin_many([doc for doc, _ in staged])
+        try:
+            counts = _write_chunks(repo, staged, keys, chunk_bytes, progress)
+            replaced = repo.commit_many(keys, counts)
+        except BaseException:
+            _abort_quietly(repo, keys)
+            raise
+        for (doc, parsed), count, was_replaced in zip(staged, counts, replaced, strict=True):
+            status = IngestStatus.REPLACED if was_replaced else IngestStatus.CREATED
+            results[doc.name] = IngestResult(
+                replace(doc, chunk_count=count), status, parsed.warnings
             )
-            batch_bytes += end - start
+    return [results[name] for name in names]
+
+
+def _write_chunks(
+    repo: DocumentRepository,
+    staged: list[tuple[Document, ParsedDocument]],
+    keys: list[str],
+    chunk_bytes: int,
+    progress: Progress | None,
+) -> list[int]:
+    counts: list[int] = []
+    batch: list[tuple[str, Chunk]] = []
+    batch_bytes = 0
+    for (doc, parsed), key in zip(staged, keys, strict=True):
+        count = 0
+        for chunk in _chunks(doc, parsed, chunk_bytes):
+            batch.append((key, chunk))
+            batch_bytes += chunk.end_byte - chunk.start_byte
             count += 1
             if batch_bytes >= _BATCH_BYTES or len(batch) >= _BATCH_CHUNKS:
-                repo.add_chunks(key, batch)
+                repo.add_chunks(batch)
                 if progress is not None:
                     progress(batch_bytes)
                 batch, batch_bytes = [], 0
-        if batch:
-            repo.add_chunks(key, batch)
-            if progress is not None:
-                progress(batch_bytes)
-        replaced = repo.commit(key, count)
-    except BaseException:
-        _abort_quietly(repo, key)
-        raise
-    stored = Document(**{**doc.__dict__, "chunk_count": count})
-    status = IngestStatus.REPLACED if replaced else IngestStatus.CREATED
-    return IngestResult(stored, status, parsed.warnings)
+        counts.append(count)
+    if batch:
+        repo.add_chunks(batch)
+        if progress is not None:
+            progress(batch_bytes)
+    return counts
 
 
-def _abort_quietly(repo: DocumentRepository, key: str) -> None:
+def _abort_quietly(repo: DocumentRepository, keys: list[str]) -> None:
     # The store may be the thing that failed; the staging is then dropped at the next open.
     with contextlib.suppress(Exception):
-        repo.abort(key)
+        repo.abort_many(keys)

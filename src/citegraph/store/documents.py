@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import StoreError
 from ..types import Chunk, Document, TextOrigin
 from .embedded import _process_start, pid_alive
 from .graph import GraphHandle
@@ -28,7 +29,7 @@ _CHUNK_FIELDS = (
     "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
 )
 
-FIND_BY_NAME = f"MATCH (d:Document {{name: $name}}) RETURN {_DOC_FIELDS}"
+FIND_BY_NAMES = f"UNWIND $names AS name MATCH (d:Document {{name: name}}) RETURN {_DOC_FIELDS}"
 FIND_BY_ID = f"MATCH (d:Document {{id: $id}}) RETURN {_DOC_FIELDS}"
 LIST_DOCUMENTS = f"MATCH (d:Document) RETURN {_DOC_FIELDS} ORDER BY d.name"
 LIST_CHUNKS = (
@@ -38,37 +39,40 @@ LIST_CHUNKS = (
 # Who is writing a staged version lives on a lease node of its own, so that committing never
 # has to remove properties from the document node.
 CREATE_STAGING = """
+UNWIND $docs AS d
 CREATE (:IngestLease {
-  staging_key: $key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+  staging_key: d.key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
 })-[:STAGES]->(:StagingDocument {
-  id: $id, name: $name, media_type: $media_type, sha256: $sha256,
-  size_bytes: $size_bytes, chunk_count: $chunk_count, ingested_at: $ingested_at,
-  origin_kind: $origin_kind, origin_source: $origin_source, origin_method: $origin_method,
-  page_starts: $page_starts
+  id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
+  size_bytes: d.size_bytes, chunk_count: 0, ingested_at: d.ingested_at,
+  origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
+  page_starts: d.page_starts
 })
 """
 ADD_CHUNKS = """
-MATCH (:IngestLease {staging_key: $key})-[:STAGES]->(s:StagingDocument)
 UNWIND $rows AS r
+MATCH (:IngestLease {staging_key: r.key})-[:STAGES]->(s:StagingDocument)
 CREATE (c:Chunk {
   id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
   end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
 })-[:PART_OF]->(s)
 """
-# One query, so one atomic step: the old version goes and the new one appears together.
+# One query, so one atomic step: the old versions go and the new ones appear together. The
+# documents of one call have distinct names, so no row can match another row's new version.
 COMMIT = """
-MATCH (lease:IngestLease {staging_key: $key})-[:STAGES]->(s:StagingDocument)
+UNWIND $items AS item
+MATCH (lease:IngestLease {staging_key: item.key})-[:STAGES]->(s:StagingDocument)
 DELETE lease
-SET s.chunk_count = $chunk_count
-WITH s
+SET s.chunk_count = item.chunk_count
+WITH s, item
 OPTIONAL MATCH (old:Document {name: s.name})
 OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
-WITH s, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+WITH s, item, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 SET s:Document
 REMOVE s:StagingDocument
-RETURN size(olds)
+RETURN item.key, size(olds)
 """
 DELETE_DOCUMENT = """
 MATCH (d:Document {id: $id})
@@ -82,7 +86,8 @@ LIST_STAGING = (
     "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
 )
 DROP_STAGING = """
-MATCH (lease:IngestLease {staging_key: $key})
+UNWIND $keys AS key
+MATCH (lease:IngestLease {staging_key: key})
 OPTIONAL MATCH (lease)-[:STAGES]->(s:StagingDocument)
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
 WITH lease, collect(DISTINCT s) AS staged, collect(c) AS chunks
@@ -120,8 +125,10 @@ class DocumentRepository:
         self.graph = graph
 
     def by_name(self, name: str) -> Document | None:
-        rows = self.graph.ro_query(FIND_BY_NAME, {"name": name})
-        return _doc(rows[0]) if rows else None
+        return self.by_names([name]).get(name)
+
+    def by_names(self, names: list[str]) -> dict[str, Document]:
+        return {row[1]: _doc(row) for row in self.graph.ro_query(FIND_BY_NAMES, {"names": names})}
 
     def by_id(self, doc_id: str) -> Document | None:
         rows = self.graph.ro_query(FIND_BY_ID, {"id": doc_id})
@@ -146,50 +153,61 @@ class DocumentRepository:
 
     # -- staged writes ------------------------------------------------------------------------
 
-    def begin(self, doc: Document) -> str:
-        key = uuid.uuid4().hex
+    def begin_many(self, docs: list[Document]) -> list[str]:
+        """Create a staging node (and its lease) per document; return their keys."""
+        keys = [uuid.uuid4().hex for _ in docs]
         with _active_lock:
-            _active.add(key)
-        origin = doc.origin
-        self.graph.query(
-            CREATE_STAGING,
-            {
+            _active.update(keys)
+        rows = []
+        for key, doc in zip(keys, docs, strict=True):
+            origin = doc.origin
+            rows.append({
                 "key": key, "id": doc.id, "name": doc.name, "media_type": doc.media_type,
-                "sha256": doc.sha256, "size_bytes": doc.size_bytes, "chunk_count": 0,
+                "sha256": doc.sha256, "size_bytes": doc.size_bytes,
                 "ingested_at": doc.ingested_at,
                 "origin_kind": origin.kind if origin else None,
                 "origin_source": origin.source if origin else None,
                 "origin_method": origin.method if origin else None,
                 "page_starts": list(doc.page_starts),
-                "owner_host": _HOST, "owner_pid": os.getpid(),
+            })  # fmt: skip
+        self.graph.query(
+            CREATE_STAGING,
+            {
+                "docs": rows, "owner_host": _HOST, "owner_pid": os.getpid(),
                 "owner_start": _process_start(os.getpid()),
             },
         )  # fmt: skip
-        return key
+        return keys
 
-    def add_chunks(self, key: str, chunks: list[Chunk]) -> None:
+    def add_chunks(self, chunks: list[tuple[str, Chunk]]) -> None:
+        """Add chunks, each to the staging document of its key."""
         rows = [
             {
-                "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte,
+                "key": key, "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte,
                 "end_byte": c.end_byte, "text": c.text, "page": c.page, "end_page": c.end_page,
             }
-            for c in chunks
+            for key, c in chunks
         ]  # fmt: skip
-        self.graph.query(ADD_CHUNKS, {"key": key, "rows": rows})
+        self.graph.query(ADD_CHUNKS, {"rows": rows})
 
-    def commit(self, key: str, chunk_count: int) -> bool:
-        """Make the staged version the document; True if it replaced an older version."""
+    def commit_many(self, keys: list[str], chunk_counts: list[int]) -> list[bool]:
+        """Make the staged versions the documents, in one atomic query; for each key, whether
+        it replaced an older version."""
+        items = [{"key": k, "chunk_count": n} for k, n in zip(keys, chunk_counts, strict=True)]
         try:
-            rows = self.graph.query(COMMIT, {"key": key, "chunk_count": chunk_count})
+            rows = self.graph.query(COMMIT, {"items": items})
         finally:
             with _active_lock:
-                _active.discard(key)
-        return bool(rows and rows[0][0])
+                _active.difference_update(keys)
+        replaced = {row[0]: bool(row[1]) for row in rows}
+        if set(replaced) != set(keys):
+            raise StoreError("a staged document vanished before its commit")
+        return [replaced[k] for k in keys]
 
-    def abort(self, key: str) -> None:
+    def abort_many(self, keys: list[str]) -> None:
         with _active_lock:
-            _active.discard(key)
-        self.graph.query(DROP_STAGING, {"key": key})
+            _active.difference_update(keys)
+        self.graph.query(DROP_STAGING, {"keys": keys})
 
     def drop_abandoned_staging(self) -> int:
         """Remove staging left by crashed ingests (dead owner, or this process but not active)."""
@@ -204,6 +222,6 @@ class DocumentRepository:
             else:
                 abandoned = False  # another machine's ingest: its own process will clean up
             if abandoned:
-                self.graph.query(DROP_STAGING, {"key": key})
+                self.graph.query(DROP_STAGING, {"keys": [key]})
                 dropped += 1
         return dropped

@@ -1,0 +1,156 @@
+"""Ingest throughput against the engine's own limit, measured side by side in one run.
+
+For each corpus: citegraph's ingest (`Scope.ingest_many`: check, chunk, stage, commit, index
+wait) into a fresh scope, then a bare `UNWIND $rows AS r CREATE (:Chunk {...})` of exactly the same chunk rows into
+a fresh graph with the same full-text index, in batches of 500. The ratio is ours / bare time;
+the target is at most 2.0.
+
+    python bench/ingest.py [--datasets ../shared/datasets] [--synthetic-mb 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import citegraph
+from citegraph.store.schema import ensure_indexes, wait_for_indexes
+
+ROOT = Path(__file__).resolve().parent.parent
+BARE_WRITE = (
+    "UNWIND $rows AS r CREATE (:Chunk {id: r.id, document_id: r.document_id, ordinal: r.ordinal,"
+    " start_byte: r.start_byte, end_byte: r.end_byte, text: r.text, page: r.page,"
+    " end_page: r.end_page})"
+)
+
+
+@dataclass
+class Corpus:
+    name: str
+    docs: list[tuple[str, bytes]]  # (name, bytes) ingested as text/plain
+
+
+def alice(datasets: Path) -> Corpus:
+    path = datasets / "alice" / "pg11_alice_body.txt"
+    return Corpus("Alice (1 book)", [(path.name, path.read_bytes())])
+
+
+def squad(datasets: Path) -> Corpus:
+    data = json.loads((datasets / "squad2" / "squad2-dev-16.json").read_text())
+    docs = [
+        (f"{a['title']}/{i}", p["context"].encode())
+        for a in data["data"]
+        for i, p in enumerate(a["paragraphs"])
+    ]
+    return Corpus(f"SQuAD dev-16 ({len(docs)} paragraphs)", docs)
+
+
+def synthetic(megabytes: int) -> Corpus:
+    paragraph = (
+        "The archive keeps every ledger of the harbour since 1821. Clerks copied each entry "
+        "twice, and the second copy went to the customs house. When the river flooded in "
+        "1867, only the second copies survived; historians still argue about the gaps.\n\n"
+    )
+    parts: list[str] = []
+    size, n = 0, 0
+    while size < megabytes * 2**20:
+        line = f"Entry {n}. {paragraph}"
+        parts.append(line)
+        size += len(line)
+        n += 1
+    return Corpus(
+        f"synthetic {megabytes} MB (1 file)", [("synthetic.txt", "".join(parts).encode())]
+    )
+
+
+def _rows(scope: citegraph.Scope) -> Iterator[dict[str, object]]:
+    for doc in scope.documents():
+        for c in scope.chunks(doc.id):
+            yield {
+                "id": c.id, "document_id": c.document_id, "ordinal": c.ordinal,
+                "start_byte": c.start_byte, "end_byte": c.end_byte, "text": c.text,
+                "page": c.page, "end_page": c.end_page,
+            }  # fmt: skip
+
+
+def measure(ws: citegraph.Workspace, corpus: Corpus, tag: str) -> dict[str, float | str]:
+    scope = ws.scope(f"bench_{tag}")
+    ws.drop_scope(scope.name)
+    scope = ws.scope(scope.name)
+    scope.documents()  # create the scope's indexes outside the timing
+    total = sum(len(data) for _, data in corpus.docs)
+    started = time.perf_counter()
+    chunks = 0
+    for result in scope.ingest_many(corpus.docs, media_type="text/plain"):
+        chunks += result.document.chunk_count
+    ours = time.perf_counter() - started
+
+    rows = list(_rows(scope))
+    bare = ws.store.graph(f"citegraph:bench_bare_{tag}")
+    bare.delete()
+    ensure_indexes(bare)
+    wait_for_indexes(bare, 60)
+    started = time.perf_counter()
+    for i in range(0, len(rows), 500):
+        bare.query(BARE_WRITE, {"rows": rows[i : i + 500]})
+    wait_for_indexes(bare, 600)
+    bare_s = time.perf_counter() - started
+    bare.delete()
+    ws.drop_scope(scope.name)
+    mb = total / 2**20
+    return {
+        "corpus": corpus.name,
+        "MB": round(mb, 2),
+        "chunks": chunks,
+        "ours_s": round(ours, 3),
+        "ours_MB_per_s": round(mb / ours, 2),
+        "ours_chunks_per_s": round(chunks / ours),
+        "bare_s": round(bare_s, 3),
+        "bare_MB_per_s": round(mb / bare_s, 2),
+        "ratio": round(ours / bare_s, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
+    parser.add_argument("--synthetic-mb", type=int, default=50)
+    parser.add_argument("--json", action="store_true", help="print JSON lines only")
+    args = parser.parse_args()
+    corpora = []
+    if args.datasets.exists():
+        corpora += [alice(args.datasets), squad(args.datasets)]
+    else:
+        print(f"data sets not found at {args.datasets}: synthetic corpus only", file=sys.stderr)
+    corpora.append(synthetic(args.synthetic_mb))
+    results = []
+    with tempfile.TemporaryDirectory() as home, citegraph.open(home) as ws:
+        for index, corpus in enumerate(corpora):
+            results.append(measure(ws, corpus, str(index)))
+            if args.json:
+                print(json.dumps(results[-1]), flush=True)
+    if not args.json:
+        header = (
+            f"{'corpus':34} {'MB':>7} {'chunks':>7} {'ours MB/s':>9} {'chunks/s':>9} "
+            f"{'bare MB/s':>9} {'ratio':>6}"
+        )
+        print(header)
+        for r in results:
+            print(
+                f"{r['corpus']!s:34} {r['MB']:>7} {r['chunks']:>7} {r['ours_MB_per_s']:>9} "
+                f"{r['ours_chunks_per_s']:>9} {r['bare_MB_per_s']:>9} {r['ratio']:>6}"
+            )
+        print("ratio = citegraph ingest time / bare UNWIND CREATE time (target <= 2.0)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
