@@ -28,7 +28,7 @@ Progress = Callable[[int], None]
 
 # Small documents are stored in groups that share queries; a group is held in memory.
 GROUP_BYTES = 8 * 2**20
-GROUP_DOCUMENTS = 256
+GROUP_DOCUMENTS = 1000
 
 
 class DocumentGroups:
