@@ -1,9 +1,10 @@
 """Ingest throughput against the engine's own limit, measured side by side in one run.
 
 For each corpus: citegraph's ingest (`Scope.ingest_many`: check, chunk, stage, commit, index
-wait) into a fresh scope, then a bare `UNWIND $rows AS r CREATE (:Chunk {...})` of exactly the same chunk rows into
-a fresh graph with the same full-text index, in batches of 500. The ratio is ours / bare time;
-the target is at most 2.0.
+wait) into a fresh scope, then a bare `UNWIND $rows AS r CREATE (:Chunk {...})` of exactly the
+same chunk rows into a fresh graph with the same indexes, in batches of 500 (the engine's own
+limit; it writes no PART_OF edges and no document nodes). The ratio is ours / bare time; the
+target is at most 2.0.
 
     python bench/ingest.py [--datasets ../shared/datasets] [--synthetic-mb 50]
 """
