@@ -102,3 +102,27 @@ def test_a_reader_never_sees_half_a_document(scope: Scope) -> None:
     assert not problems, problems[:5]
     assert len(set(seen)) >= 2, "the reads did not overlap the replacements"
     assert_tiles(scope, "big.txt", expected=versions[-1])
+
+
+def test_ingest_many_stores_groups_and_the_last_of_a_repeated_name(scope: Scope) -> None:
+    items = [(f"p{i}.txt", f"Paragraph {i}.\n".encode()) for i in range(30)]
+    items.append(("p3.txt", b"Paragraph 3, second version.\n"))
+    results = scope.ingest_many(items)
+    assert [r.status for r in results].count(IngestStatus.CREATED) == 30
+    assert results[-1].status is IngestStatus.REPLACED
+    assert scope.stored_text("p3.txt") == b"Paragraph 3, second version.\n"
+    assert len(scope.documents()) == 30
+    for doc in scope.documents():
+        assert_tiles(scope, doc.id)
+
+
+def test_large_and_small_versions_replace_each_other(scope: Scope) -> None:
+    """Small groups are written in one query, large ones staged: both replace either."""
+    large = b"A large version, staged in batches. " * 60_000  # over the one-query limit
+    small = b"A small version, written in one query.\n"
+    for version in (small, large, small, large):
+        scope.ingest(version, name="doc.txt")
+        assert_tiles(scope, "doc.txt", expected=version)
+        assert len(scope.documents()) == 1
+        chunks = scope.graph.ro_query("MATCH (c:Chunk) RETURN count(c)")[0][0]
+        assert chunks == scope.document("doc.txt").chunk_count

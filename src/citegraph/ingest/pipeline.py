@@ -21,6 +21,9 @@ from .sources import TEXT_TYPES, check_media_type
 _BATCH_BYTES = 512 * 1024
 _BATCH_CHUNKS = 500
 
+# A group of documents whose text fits in this goes in one query, without staging.
+_ONE_QUERY_BYTES = 1024 * 1024
+
 Progress = Callable[[int], None]
 
 
@@ -131,19 +134,35 @@ def store_many(
         )
         staged.append((doc, parsed))
     if staged:
-        keys = repo.begin_many([doc for doc, _ in staged])
-        try:
-            counts = _write_chunks(repo, staged, keys, chunk_bytes, progress)
-            replaced = repo.commit_many(keys, counts)
-        except BaseException:
-            _abort_quietly(repo, keys)
-            raise
+        counts, replaced = _write(repo, staged, chunk_bytes, progress)
         for (doc, parsed), count, was_replaced in zip(staged, counts, replaced, strict=True):
             status = IngestStatus.REPLACED if was_replaced else IngestStatus.CREATED
             results[doc.name] = IngestResult(
                 replace(doc, chunk_count=count), status, parsed.warnings
             )
     return [results[name] for name in names]
+
+
+def _write(
+    repo: DocumentRepository,
+    staged: list[tuple[Document, ParsedDocument]],
+    chunk_bytes: int,
+    progress: Progress | None,
+) -> tuple[list[int], list[bool]]:
+    """Write new versions; their chunk counts, and whether each replaced an older version."""
+    if sum(len(parsed.text) for _, parsed in staged) <= _ONE_QUERY_BYTES:
+        whole = [(doc, list(_chunks(doc, parsed, chunk_bytes))) for doc, parsed in staged]
+        replaced = repo.write_whole(whole)
+        if progress is not None:
+            progress(sum(doc.size_bytes for doc, _ in staged))
+        return [len(chunks) for _, chunks in whole], replaced
+    keys = repo.begin_many([doc for doc, _ in staged])
+    try:
+        counts = _write_chunks(repo, staged, keys, chunk_bytes, progress)
+        return counts, repo.commit_many(keys, counts)
+    except BaseException:
+        _abort_quietly(repo, keys)
+        raise
 
 
 def _write_chunks(

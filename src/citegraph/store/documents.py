@@ -74,6 +74,28 @@ SET s:Document
 REMOVE s:StagingDocument
 RETURN item.key, size(olds)
 """
+# Documents small enough to go in one query skip staging: one query is already atomic.
+WRITE_WHOLE = """
+UNWIND $docs AS d
+OPTIONAL MATCH (old:Document {name: d.name})
+OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
+WITH d, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+FOREACH (c IN old_chunks | DELETE c)
+FOREACH (o IN olds | DELETE o)
+CREATE (doc:Document {
+  id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
+  size_bytes: d.size_bytes, chunk_count: size(d.chunks), ingested_at: d.ingested_at,
+  origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
+  page_starts: d.page_starts
+})
+WITH d, doc, size(olds) AS replaced
+UNWIND d.chunks AS r
+CREATE (c:Chunk {
+  id: r.id, document_id: doc.id, ordinal: r.ordinal, start_byte: r.start_byte,
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+})-[:PART_OF]->(doc)
+RETURN d.name, replaced, count(c)
+"""
 DELETE_DOCUMENT = """
 MATCH (d:Document {id: $id})
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
@@ -111,6 +133,25 @@ def _doc(row: list[Any]) -> Document:
         chunk_count=row[5], ingested_at=row[6], origin=origin,
         page_starts=tuple(row[10] or ()),
     )  # fmt: skip
+
+
+def _doc_row(doc: Document) -> dict[str, Any]:
+    origin = doc.origin
+    return {
+        "id": doc.id, "name": doc.name, "media_type": doc.media_type, "sha256": doc.sha256,
+        "size_bytes": doc.size_bytes, "ingested_at": doc.ingested_at,
+        "origin_kind": origin.kind if origin else None,
+        "origin_source": origin.source if origin else None,
+        "origin_method": origin.method if origin else None,
+        "page_starts": list(doc.page_starts),
+    }  # fmt: skip
+
+
+def _chunk_row(c: Chunk) -> dict[str, Any]:
+    return {
+        "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte, "end_byte": c.end_byte,
+        "text": c.text, "page": c.page, "end_page": c.end_page,
+    }  # fmt: skip
 
 
 def _chunk(row: list[Any]) -> Chunk:
@@ -158,18 +199,7 @@ class DocumentRepository:
         keys = [uuid.uuid4().hex for _ in docs]
         with _active_lock:
             _active.update(keys)
-        rows = []
-        for key, doc in zip(keys, docs, strict=True):
-            origin = doc.origin
-            rows.append({
-                "key": key, "id": doc.id, "name": doc.name, "media_type": doc.media_type,
-                "sha256": doc.sha256, "size_bytes": doc.size_bytes,
-                "ingested_at": doc.ingested_at,
-                "origin_kind": origin.kind if origin else None,
-                "origin_source": origin.source if origin else None,
-                "origin_method": origin.method if origin else None,
-                "page_starts": list(doc.page_starts),
-            })  # fmt: skip
+        rows = [{"key": key, **_doc_row(doc)} for key, doc in zip(keys, docs, strict=True)]
         self.graph.query(
             CREATE_STAGING,
             {
@@ -181,14 +211,17 @@ class DocumentRepository:
 
     def add_chunks(self, chunks: list[tuple[str, Chunk]]) -> None:
         """Add chunks, each to the staging document of its key."""
-        rows = [
-            {
-                "key": key, "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte,
-                "end_byte": c.end_byte, "text": c.text, "page": c.page, "end_page": c.end_page,
-            }
-            for key, c in chunks
-        ]  # fmt: skip
+        rows = [{"key": key, **_chunk_row(c)} for key, c in chunks]
         self.graph.query(ADD_CHUNKS, {"rows": rows})
+
+    def write_whole(self, docs: list[tuple[Document, list[Chunk]]]) -> list[bool]:
+        """Write documents with all their chunks in one atomic query (for small groups); for
+        each, whether it replaced an older version."""
+        rows = [
+            {**_doc_row(doc), "chunks": [_chunk_row(c) for c in chunks]} for doc, chunks in docs
+        ]
+        written = {row[0]: bool(row[1]) for row in self.graph.query(WRITE_WHOLE, {"docs": rows})}
+        return [written[doc.name] for doc, _ in docs]
 
     def commit_many(self, keys: list[str], chunk_counts: list[int]) -> list[bool]:
         """Make the staged versions the documents, in one atomic query; for each key, whether
