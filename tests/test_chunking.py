@@ -73,3 +73,13 @@ def test_tiny_budget_is_refused() -> None:
 
     with pytest.raises(ValueError):
         list(chunk_spans(b"abc", 3))
+
+
+def test_a_markdown_heading_stays_with_the_text_it_heads() -> None:
+    data = (
+        b"# Title\n\nAn intro paragraph, long enough to pass a quarter of the budget.\n\n"
+        b"## Section\n\n" + b"Words of the section go on. " * 12 + b"\n"
+    )
+    spans = list(chunk_spans(data, 200))
+    assert any(data[start:end].startswith(b"## Section") for start, end in spans)
+    assert not any(data[start:end].rstrip().endswith(b"## Section") for start, end in spans)

@@ -3,7 +3,7 @@
 Chunks tile the text: the first starts at 0, each starts where the previous one ended, the last
 ends at the end of the text. Every cut falls on a UTF-8 character boundary. A cut is looked for
 in the last three quarters of the budget, preferring, in order: the end of a blank-line run (a
-paragraph break), the end of a sentence, any whitespace, and, failing all, the last character
+paragraph break) that does not follow a Markdown heading, the end of a sentence, any whitespace, and, failing all, the last character
 boundary before the budget.
 """
 
@@ -19,6 +19,20 @@ _SENTENCE = re.compile(
     rb"|(?:\xe3\x80\x82|\xef\xbc[\x81\x9f])[ \t\r\n\f\v]*"
 )
 _SPACE = re.compile(rb"[ \t\r\n\f\v]+")
+
+
+_HEADING = re.compile(rb"#{1,6}[ \t]")
+
+
+def _paragraph_cut(data: bytes, floor: int, limit: int) -> int | None:
+    """The last paragraph break, except one that would leave a Markdown heading at the end of
+    the chunk, cut off from the text it heads."""
+    breaks = list(_PARAGRAPH.finditer(data, floor, limit))
+    for match in reversed(breaks):
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        if not _HEADING.match(data, line_start):
+            return match.end()
+    return None
 
 
 def _last_cut(pattern: re.Pattern[bytes], data: bytes, floor: int, limit: int) -> int | None:
@@ -62,7 +76,7 @@ def chunk_spans(data: bytes, budget: int, breaks: Sequence[int] = ()) -> Iterato
             limit = pos + budget
             floor = pos + budget // 4
             cut = (
-                _last_cut(_PARAGRAPH, data, floor, limit)
+                _paragraph_cut(data, floor, limit)
                 or _last_cut(_SENTENCE, data, floor, limit)
                 or _last_cut(_SPACE, data, floor, limit)
                 or _char_boundary(data, limit)
