@@ -190,3 +190,20 @@ def test_home_from_the_environment(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "envhome")
+
+
+def test_sigterm_to_the_cli_stops_its_server(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"Line of a long file that takes a while to ingest.\n" * 600_000)
+    home = tmp_path / "home"
+    cli = Path(sys.executable).parent / "citegraph"
+    proc = subprocess.Popen(
+        [str(cli), "ingest", str(big), "--home", str(home)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    record = home / "run" / "server.json"
+    wait_until(record.exists, what="the CLI's server to start")
+    pid = json.loads(record.read_text())["pid"]
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert not alive(pid)
