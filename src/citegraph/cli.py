@@ -23,10 +23,9 @@ from rich.table import Table
 
 from . import workspace as ws_module
 from .errors import CitegraphError, RuntimeFailure
-from .ingest.pipeline import ParsedDocument
+from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
 from .types import Chunk, Document, IngestResult, TextOrigin
-from .workspace import DocumentGroups
 
 app = typer.Typer(
     name="citegraph",

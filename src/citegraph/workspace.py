@@ -6,13 +6,14 @@ import atexit
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, load_settings
 from .errors import DocumentNotFound, InvalidDocument, InvalidScopeName
 from .ingest import pipeline
+from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
 from .store.documents import DocumentRepository
 from .store.embedded import EmbeddedServer
@@ -22,38 +23,6 @@ from .types import Chunk, Document, IngestResult, TextOrigin
 
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GRAPH_PREFIX = "citegraph:"
-
-Progress = Callable[[int], None]
-
-
-# Small documents are stored in groups that share queries; a group is held in memory.
-GROUP_BYTES = 8 * 2**20
-GROUP_DOCUMENTS = 1000
-
-
-class DocumentGroups:
-    """Collects parsed documents into groups to store together (bounded size, distinct names)."""
-
-    def __init__(self) -> None:
-        self.pending: list[pipeline.ParsedDocument] = []
-        self._size = 0
-
-    def add(self, doc: pipeline.ParsedDocument) -> list[pipeline.ParsedDocument] | None:
-        """Add a document; return the group that is full and must be stored first, if any."""
-        full = None
-        if self.pending and (
-            self._size + len(doc.text) > GROUP_BYTES
-            or len(self.pending) >= GROUP_DOCUMENTS
-            or any(p.name == doc.name for p in self.pending)
-        ):
-            full = self.take()
-        self.pending.append(doc)
-        self._size += len(doc.text)
-        return full
-
-    def take(self) -> list[pipeline.ParsedDocument]:
-        group, self.pending, self._size = self.pending, [], 0
-        return group
 
 
 def validate_scope_name(name: str) -> str:

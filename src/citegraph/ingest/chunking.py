@@ -3,8 +3,8 @@
 Chunks tile the text: the first starts at 0, each starts where the previous one ended, the last
 ends at the end of the text. Every cut falls on a UTF-8 character boundary. A cut is looked for
 in the last three quarters of the budget, preferring, in order: the end of a blank-line run (a
-paragraph break) that does not follow a Markdown heading, the end of a sentence, any whitespace, and, failing all, the last character
-boundary before the budget.
+paragraph break) that does not follow a Markdown heading, the end of a sentence, any whitespace,
+and, failing all, the last character boundary before the budget.
 """
 
 from __future__ import annotations

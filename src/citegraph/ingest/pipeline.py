@@ -38,6 +38,38 @@ class ParsedDocument:
     warnings: tuple[str, ...] = ()
 
 
+# Small documents are stored in groups that share queries; a group is held in memory.
+GROUP_BYTES = 8 * 2**20
+GROUP_DOCUMENTS = 1000
+
+
+class DocumentGroups:
+    """Collects parsed documents into groups to store together (bounded size, distinct names)."""
+
+    def __init__(self) -> None:
+        self.pending: list[ParsedDocument] = []
+        self._names: set[str] = set()
+        self._size = 0
+
+    def add(self, doc: ParsedDocument) -> list[ParsedDocument] | None:
+        """Add a document; return the group that is full and must be stored first, if any."""
+        full = None
+        if self.pending and (
+            self._size + len(doc.text) > GROUP_BYTES
+            or len(self.pending) >= GROUP_DOCUMENTS
+            or doc.name in self._names
+        ):
+            full = self.take()
+        self.pending.append(doc)
+        self._names.add(doc.name)
+        self._size += len(doc.text)
+        return full
+
+    def take(self) -> list[ParsedDocument]:
+        group, self.pending, self._names, self._size = self.pending, [], set(), 0
+        return group
+
+
 def parse(
     data: bytes, name: str, media_type: str, origin: TextOrigin | None = None
 ) -> ParsedDocument:
