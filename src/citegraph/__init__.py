@@ -25,7 +25,18 @@ from .errors import (
     StoreUnavailable,
     UsageError,
 )
-from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from .text.citations import cite
+from .text.fold import FoldedText
+from .text.quotes import NotFoundReason, QuoteMatch, QuoteNotFound, locate, locate_in
+from .types import (
+    Chunk,
+    Citation,
+    Document,
+    Grounding,
+    IngestResult,
+    IngestStatus,
+    TextOrigin,
+)
 from .workspace import Scope, Workspace, open
 
 try:
@@ -35,16 +46,22 @@ except _PackageNotFoundError:  # running from a source tree without installing
 
 __all__ = [
     "Chunk",
+    "Citation",
     "CitegraphError",
     "ConfigError",
     "Document",
     "DocumentNotFound",
+    "FoldedText",
+    "Grounding",
     "IndexNotReady",
     "IngestResult",
     "IngestStatus",
     "InputNotFound",
     "InvalidDocument",
     "InvalidScopeName",
+    "NotFoundReason",
+    "QuoteMatch",
+    "QuoteNotFound",
     "RuntimeFailure",
     "Scope",
     "Settings",
@@ -54,6 +71,9 @@ __all__ = [
     "UsageError",
     "Workspace",
     "__version__",
+    "cite",
     "load_settings",
+    "locate",
+    "locate_in",
     "open",
 ]

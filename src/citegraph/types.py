@@ -68,3 +68,30 @@ class IngestResult:
     document: Document
     status: IngestStatus
     warnings: tuple[str, ...] = field(default=())
+
+
+class Grounding(StrEnum):
+    """What a citation's span is a span of."""
+
+    SOURCE = "source"  # the document's stored text (every chunk citegraph ingested)
+    CHUNK = "chunk"  # only a chunk's own text (adopted from another tool's graph; reserved)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A quote proven to be in stored text: where, and the stored bytes themselves.
+
+    `start_byte`/`end_byte` are offsets in the document's stored text (for `source` grounding);
+    `quote` is the stored text of that span, emphasis marks and original punctuation included,
+    not the caller's copy. `page`/`end_page` are the pages of the first and last byte (PDFs).
+    """
+
+    document_id: str
+    chunk_id: str
+    start_byte: int
+    end_byte: int
+    quote: str
+    grounding: Grounding = Grounding.SOURCE
+    page: int | None = None
+    end_page: int | None = None
+    text_origin: TextOrigin | None = None

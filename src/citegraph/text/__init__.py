@@ -1,0 +1,1 @@
+"""Text primitives: quote matching against stored text."""
