@@ -52,7 +52,7 @@ token = st.one_of(
     st.sampled_from(LETTERS),
     st.sampled_from(SPACES),
     st.sampled_from(SINGLE + DOUBLE),
-    st.sampled_from(list(DASH_CHARS) + ["--"]),
+    st.sampled_from([*DASH_CHARS, "--"]),
     st.sampled_from(["_", "*", ",", "!", "?"]),
 )
 texts = st.lists(token, min_size=1, max_size=40).map("".join)
