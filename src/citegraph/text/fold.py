@@ -5,9 +5,10 @@ only: runs of whitespace (any run becomes one space), quotation marks and apostr
 `'`), runs of hyphens and dashes (any run becomes one `-`), and the emphasis marks `_` and `*`
 (removed wherever they stand). Nothing else changes: no case folding, no Unicode normalisation.
 
-Folding runs at C speed (`str.translate`, `str.replace`, one linear regex); the map from folded
-positions back to the original is built only when a match needs it, from the places where the
-length changed.
+Folding is built from C-speed `str` methods (`in`, `replace`, `find`), each a linear scan, and two
+regular expressions that match runs of one repeated character (which cannot backtrack). The map
+from folded positions back to the original is built only when a match needs it, from the few
+places where the length changed.
 """
 
 from __future__ import annotations
@@ -27,16 +28,73 @@ DASHES = "-\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\ufe58\ufe63\uf
 QUOTES = "'\"\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2032\u2033\u2035\u2036"
 EMPHASIS = "_*"
 
-_TABLE = str.maketrans(
-    {**dict.fromkeys(WHITESPACE, " "), **dict.fromkeys(DASHES, "-"), **dict.fromkeys(QUOTES, "'")}
+_UNIFY = (
+    [(ch, " ") for ch in WHITESPACE if ch != " "]
+    + [(ch, "-") for ch in DASHES if ch != "-"]
+    + [(ch, "'") for ch in QUOTES if ch != "'"]
 )
-_EMPHASIS_RUN = re.compile(r"[_*]+")
-_COLLAPSIBLE_RUN = re.compile(r"([ -])\1+")
+
+_UNIFY_ASCII = [(char, replacement) for char, replacement in _UNIFY if char.isascii()]
+
+
+def _drop_emphasis(text: str) -> str:
+    if "_" in text:
+        text = text.replace("_", "")
+    if "*" in text:
+        text = text.replace("*", "")
+    return text
+
+
+def _unify(text: str) -> str:
+    """Every whitespace character to a space, dash to `-`, quotation mark to `'` (1 for 1)."""
+    for char, replacement in _UNIFY_ASCII if text.isascii() else _UNIFY:
+        if char in text:
+            text = text.replace(char, replacement)
+    return text
+
+
+# A run of one repeated character: such a pattern cannot backtrack.
+_SPACE_RUN = re.compile(" {2,}")
+_DASH_RUN = re.compile("-{2,}")
+
+
+def _collapse(text: str) -> str:
+    """Runs of spaces, and runs of `-`, to one."""
+    if "  " in text:
+        text = _SPACE_RUN.sub(" ", text)
+    if "--" in text:
+        text = _DASH_RUN.sub("-", text)
+    return text
 
 
 def fold(text: str) -> str:
     """The folded form of `text` (same rules for stored text and quotes)."""
-    return _COLLAPSIBLE_RUN.sub(r"\1", text.translate(_TABLE).replace("_", "").replace("*", ""))
+    return _collapse(_unify(_drop_emphasis(text)))
+
+
+def _runs(text: str, chars: str, start_with: str = "") -> list[tuple[int, int]]:
+    """Spans of runs of any of `chars` (beginning with `start_with` if given), in order, found
+    with str.find: fast where runs are rare, as in prose."""
+    needles = [start_with] if start_with else list(chars)
+    starts = sorted(position for needle in needles for position in _positions(text, needle))
+    spans: list[tuple[int, int]] = []
+    for start in starts:
+        if spans and start < spans[-1][1]:
+            continue  # inside the run already recorded
+        end = start + 1
+        while end < len(text) and text[end] in chars:
+            end += 1
+        spans.append((start, end))
+    return spans
+
+
+def _positions(text: str, needle: str) -> list[int]:
+    found: list[int] = []
+    position = text.find(needle)
+    while position >= 0:
+        found.append(position)
+        position = text.find(needle, position + 1)
+    return found
 
 
 @dataclass(frozen=True)
@@ -49,18 +107,13 @@ class _Stage:
     width: int
 
     @staticmethod
-    def of(pattern: re.Pattern[str], text: str, width: int) -> _Stage:
+    def of(spans: list[tuple[int, int]], width: int) -> _Stage:
         out_starts: list[int] = []
-        in_starts: list[int] = []
-        in_ends: list[int] = []
         shrink = 0
-        for match in pattern.finditer(text):
-            start, end = match.span()
+        for start, end in spans:
             out_starts.append(start - shrink)
-            in_starts.append(start)
-            in_ends.append(end)
             shrink += end - start - width
-        return _Stage(out_starts, in_starts, in_ends, width)
+        return _Stage(out_starts, [s for s, _ in spans], [e for _, e in spans], width)
 
     def back(self, index: int) -> tuple[int, int]:
         """The input span [lo, hi) that produced output character `index`."""
@@ -74,22 +127,26 @@ class _Stage:
         return position, position + 1
 
 
+# Byte offsets are counted from checkpoints this many characters apart.
+_CHECKPOINT = 4096
+
+
 class FoldedText:
     """A text prepared for many quote look-ups: fold once, locate many times."""
 
     def __init__(self, text: str):
         self.text = text
-        self._translated = text.translate(_TABLE)
-        self._unemphasised = self._translated.replace("_", "").replace("*", "")
-        self.folded = _COLLAPSIBLE_RUN.sub(r"\1", self._unemphasised)
+        self._unified = _unify(_drop_emphasis(text))
+        self.folded = _collapse(self._unified)
 
     @cached_property
     def _emphasis(self) -> _Stage:
-        return _Stage.of(_EMPHASIS_RUN, self._translated, 0)
+        return _Stage.of(_runs(self.text, EMPHASIS), 0)
 
     @cached_property
-    def _runs(self) -> _Stage:
-        return _Stage.of(_COLLAPSIBLE_RUN, self._unemphasised, 1)
+    def _collapsed(self) -> _Stage:
+        spans = _runs(self._unified, " ", start_with="  ") + _runs(self._unified, "-", "--")
+        return _Stage.of(sorted(spans), 1)
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """Character span [start, end) of the folded text as a span of the original text.
@@ -97,18 +154,25 @@ class FoldedText:
         It runs from the first original character behind `folded[start]` to the last one behind
         `folded[end - 1]`: emphasis marks just outside are not included, those inside are.
         """
-        lo, _ = self._runs.back(start)
-        _, hi = self._runs.back(end - 1)
+        lo, _ = self._collapsed.back(start)
+        _, hi = self._collapsed.back(end - 1)
         first, _ = self._emphasis.back(lo)
         _, last = self._emphasis.back(hi - 1)
         return first, last
 
     @cached_property
-    def _ascii(self) -> bool:
-        return self.text.isascii()
+    def _byte_checkpoints(self) -> list[int] | None:
+        if self.text.isascii():
+            return None
+        offsets = [0]
+        for start in range(0, len(self.text), _CHECKPOINT):
+            offsets.append(offsets[-1] + len(self.text[start : start + _CHECKPOINT].encode()))
+        return offsets
 
     def byte_offset(self, index: int) -> int:
         """UTF-8 byte offset of character `index` of the original text."""
-        if self._ascii:
+        checkpoints = self._byte_checkpoints
+        if checkpoints is None:
             return index
-        return len(self.text[:index].encode("utf-8"))
+        base = index // _CHECKPOINT
+        return checkpoints[base] + len(self.text[base * _CHECKPOINT : index].encode())

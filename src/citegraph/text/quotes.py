@@ -60,15 +60,17 @@ class _Quote:
 
 
 def _parse(quote: str) -> _Quote | QuoteNotFound:
-    try:
-        quote.encode("utf-8")
-    except UnicodeEncodeError:
-        return QuoteNotFound(
-            NotFoundReason.NOT_TEXT,
-            "the quote holds characters that cannot occur in UTF-8 text (lone surrogates)",
-        )
+    if not quote.isascii():
+        try:
+            quote.encode("utf-8")
+        except UnicodeEncodeError:
+            return QuoteNotFound(
+                NotFoundReason.NOT_TEXT,
+                "the quote holds characters that cannot occur in UTF-8 text (lone surrogates)",
+            )
     stripped = quote.strip()
-    raw_parts = _ELISION.split(stripped)
+    has_elision = "..." in stripped or "…" in stripped
+    raw_parts = _ELISION.split(stripped) if has_elision else [stripped]
     # An elision at either end elides nothing that could be checked.
     inner = raw_parts[:]
     while inner and not inner[0].strip():
