@@ -152,12 +152,14 @@ def locate_in(quote: str, target: FoldedText) -> QuoteMatch | QuoteNotFound:
     begin, end = hit
     start_char, end_char = target.original_span(begin, end)
     start_char, end_char = _widen(target.text, start_char, end_char, parsed)
+    text = target.text[start_char:end_char]
+    start_byte = target.byte_offset(start_char)
     return QuoteMatch(
-        start_byte=target.byte_offset(start_char),
-        end_byte=target.byte_offset(end_char),
+        start_byte=start_byte,
+        end_byte=start_byte + (len(text) if text.isascii() else len(text.encode("utf-8"))),
         start_char=start_char,
         end_char=end_char,
-        text=target.text[start_char:end_char],
+        text=text,
         count=_count(target.folded, parsed.parts, end),
     )
 
