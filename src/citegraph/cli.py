@@ -59,6 +59,7 @@ UrlOpt = Annotated[
         "--url", help="Use the FalkorDB server at this redis:// URL [env: CITEGRAPH_GRAPH_URL]."
     ),
 ]
+DocArg = Annotated[str, typer.Argument(help="Document id or name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
 
@@ -242,7 +243,7 @@ def _preview(chunk: Chunk, width: int = 60) -> str:
 
 @app.command()
 def show(
-    doc: Annotated[str, typer.Argument(help="Document id or name.")],
+    doc: DocArg,
     scope: ScopeOpt = "default",
     home: HomeOpt = None,
     url: UrlOpt = None,
@@ -283,7 +284,7 @@ def show(
 
 @app.command()
 def delete(
-    doc: Annotated[str, typer.Argument(help="Document id or name.")],
+    doc: DocArg,
     scope: ScopeOpt = "default",
     home: HomeOpt = None,
     url: UrlOpt = None,

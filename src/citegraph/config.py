@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import ConfigError
 
@@ -44,24 +45,17 @@ def default_home(env: Mapping[str, str] | None = None) -> Path:
     return Path(raw).expanduser() if raw else Path.home() / ".citegraph"
 
 
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
+_N = TypeVar("_N", int, float)
+
+
+def _number(env: Mapping[str, str], name: str, default: _N, kind: type[_N], what: str) -> _N:
     raw = env.get(name)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
+        return kind(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
-
-
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+        raise ConfigError(f"{name} must be {what}, got {raw!r}") from None
 
 
 def load_settings(
@@ -74,8 +68,10 @@ def load_settings(
     return Settings(
         home=Path(home).expanduser() if home is not None else default_home(env),
         graph_url=url if url is not None else (env.get("CITEGRAPH_GRAPH_URL") or None),
-        chunk_bytes=_int(env, "CITEGRAPH_CHUNK_BYTES", DEFAULT_CHUNK_BYTES),
+        chunk_bytes=_number(
+            env, "CITEGRAPH_CHUNK_BYTES", DEFAULT_CHUNK_BYTES, int, "a whole number"
+        ),
         fsync=env.get("CITEGRAPH_FSYNC", "everysec") or "everysec",
-        start_timeout_s=_float(env, "CITEGRAPH_START_TIMEOUT", 30.0),
-        index_timeout_s=_float(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0),
+        start_timeout_s=_number(env, "CITEGRAPH_START_TIMEOUT", 30.0, float, "a number"),
+        index_timeout_s=_number(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0, float, "a number"),
     )
