@@ -4,7 +4,18 @@ import citegraph.errors
 
 def test_all_lists_exactly_the_public_names() -> None:
     public = {name for name in dir(citegraph) if not name.startswith("_")}
-    modules = {"config", "errors", "types", "workspace", "ingest", "store", "cli", "demo", "text"}
+    modules = {
+        "config",
+        "errors",
+        "types",
+        "workspace",
+        "ingest",
+        "store",
+        "cli",
+        "demo",
+        "text",
+        "extract",
+    }
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:
         assert hasattr(citegraph, name)

@@ -25,6 +25,7 @@ class Settings:
     fsync: str = "everysec"
     start_timeout_s: float = 30.0
     index_timeout_s: float = 60.0
+    extract: bool = True
 
     def __post_init__(self) -> None:
         if self.chunk_bytes < MIN_CHUNK_BYTES:
@@ -58,6 +59,17 @@ def _number(env: Mapping[str, str], name: str, default: _N, kind: type[_N], what
         raise ConfigError(f"{name} must be {what}, got {raw!r}") from None
 
 
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be on or off, got {raw!r}")
+
+
 def load_settings(
     home: str | Path | None = None,
     url: str | None = None,
@@ -74,4 +86,5 @@ def load_settings(
         fsync=env.get("CITEGRAPH_FSYNC", "everysec") or "everysec",
         start_timeout_s=_number(env, "CITEGRAPH_START_TIMEOUT", 30.0, float, "a number"),
         index_timeout_s=_number(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0, float, "a number"),
+        extract=_switch(env, "CITEGRAPH_EXTRACT", True),
     )

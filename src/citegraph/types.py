@@ -35,6 +35,10 @@ class Document:
     # For PDFs: byte offset in the stored text where each 1-based page starts (page_starts[0]
     # is page 1 and is always 0). Empty for documents without pages.
     page_starts: tuple[int, ...] = ()
+    # A title given with the document (proposed as an entity wherever the text names it).
+    title: str | None = None
+    # Whether entities were extracted from this version (False after a crash in between).
+    extracted: bool = False
 
     @property
     def page_count(self) -> int:

@@ -12,14 +12,17 @@ from pathlib import Path
 
 from .config import Settings, load_settings
 from .errors import DocumentNotFound, InvalidDocument, InvalidScopeName
+from .extract.offline import Extractor, OfflineExtractor
+from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
 from .store.documents import DocumentRepository
 from .store.embedded import EmbeddedServer
+from .store.entities import EntityRepository
 from .store.graph import FalkorStore, GraphStore
 from .store.schema import ensure_indexes, index_states, wait_for_indexes
-from .types import Chunk, Document, IngestResult, TextOrigin
+from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GRAPH_PREFIX = "citegraph:"
@@ -42,6 +45,7 @@ class Scope:
         self.name = validate_scope_name(name)
         self.graph = workspace.store.graph(GRAPH_PREFIX + name)
         self._repo = DocumentRepository(self.graph)
+        self._entities = EntityRepository(self.graph)
         self._ready = False
         self._ready_lock = threading.Lock()
 
@@ -63,6 +67,7 @@ class Scope:
         name: str | None = None,
         media_type: str | None = None,
         origin: TextOrigin | None = None,
+        title: str | None = None,
         progress: Progress | None = None,
     ) -> list[IngestResult]:
         """Ingest a file, a folder (recursively) or bytes. One result per document.
@@ -75,29 +80,36 @@ class Scope:
             if name is None:
                 raise InvalidDocument("ingesting bytes needs name=")
             kind = media_type or media_type_for(name, source)
-            return self.store_parsed([pipeline.parse(source, name, kind, origin)], progress)
+            return self.store_parsed([pipeline.parse(source, name, kind, origin, title)], progress)
         files, _skipped = expand([Path(source)])
-        if name is not None and (len(files) != 1 or Path(source).is_dir()):
-            raise InvalidDocument("name= applies to a single file, not a folder")
+        if (name is not None or title is not None) and (len(files) != 1 or Path(source).is_dir()):
+            raise InvalidDocument("name= and title= apply to a single file, not a folder")
         parsed = (
-            self.parse_file(file, name=name, media_type=media_type, origin=origin) for file in files
+            self.parse_file(file, name=name, media_type=media_type, origin=origin, title=title)
+            for file in files
         )
         return self._store_grouped(parsed, progress)
 
     def ingest_many(
         self,
-        items: Iterable[tuple[str, bytes]],
+        items: Iterable[tuple[str, bytes] | tuple[str, bytes, str | None]],
         *,
         media_type: str | None = None,
         origin: TextOrigin | None = None,
         progress: Progress | None = None,
     ) -> list[IngestResult]:
-        """Ingest many (name, bytes) documents; small ones share queries, so this is much
-        faster than one `ingest` call each. A bad item stops the call as in a folder; a name
-        given twice is stored twice, in order, and the last version stays."""
+        """Ingest many (name, bytes) or (name, bytes, title) documents; small ones share
+        queries, so this is much faster than one `ingest` call each. A bad item stops the call
+        as in a folder; a name given twice is stored twice, in order, and the last one stays."""
         parsed = (
-            pipeline.parse(data, name, media_type or media_type_for(name, data), origin)
-            for name, data in items
+            pipeline.parse(
+                item[1],
+                item[0],
+                media_type or media_type_for(item[0], item[1]),
+                origin,
+                item[2] if len(item) > 2 else None,
+            )
+            for item in items
         )
         return self._store_grouped(parsed, progress)
 
@@ -108,6 +120,7 @@ class Scope:
         name: str | None = None,
         media_type: str | None = None,
         origin: TextOrigin | None = None,
+        title: str | None = None,
     ) -> pipeline.ParsedDocument:
         label = name or file.name
         kind = media_type or media_type_for(file.path.name)
@@ -115,15 +128,29 @@ class Scope:
             data = file.path.read_bytes()
         except OSError as exc:
             raise InvalidDocument(f"{file.path}: cannot read: {exc.strerror}") from None
-        return pipeline.parse(data, label, kind, origin)
+        return pipeline.parse(data, label, kind, origin, title)
 
     def store_parsed(
         self, group: Sequence[pipeline.ParsedDocument], progress: Progress | None = None
     ) -> list[IngestResult]:
         """Store parsed documents with distinct names; they become visible together."""
+        written: dict[str, list[Chunk]] = {}
+        repo = self._prepare()
         results = pipeline.store_many(
-            self._prepare(), group, self.workspace.settings.chunk_bytes, progress
+            repo, group, self.workspace.settings.chunk_bytes, progress, written
         )
+        if self.workspace.extractor is not None:
+            pending = [r.document for r in results if not r.document.extracted]
+            extract_documents(
+                self.workspace.extractor,
+                pending,
+                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
+                repo,
+                self._entities,
+            )
+            if any(r.status is IngestStatus.REPLACED for r in results):
+                self._entities.drop_orphans()
+            results = [replace(r, document=replace(r.document, extracted=True)) for r in results]
         # The full-text index must be usable before success is reported.
         wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s)
         return results
@@ -177,14 +204,19 @@ class Scope:
         doc = self.document(id_or_name)
         if self._repo.delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        self._entities.drop_orphans()
         return doc
 
 
 class Workspace:
     """A connection to a graph store: embedded in a home directory, or a FalkorDB server."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, extractor: Extractor | None = None):
         self.settings = settings
+        # The extractor runs at ingest; None turns extraction off.
+        self.extractor: Extractor | None = (
+            extractor if extractor is not None else OfflineExtractor() if settings.extract else None
+        )
         self._server: EmbeddedServer | None = None
         self._closed = False
         if settings.graph_url:

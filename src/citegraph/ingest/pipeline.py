@@ -36,6 +36,7 @@ class ParsedDocument:
     page_starts: tuple[int, ...] = ()
     origin: TextOrigin | None = None
     warnings: tuple[str, ...] = ()
+    title: str | None = None
 
 
 # Small documents are stored in groups that share queries; a group is held in memory.
@@ -71,7 +72,11 @@ class DocumentGroups:
 
 
 def parse(
-    data: bytes, name: str, media_type: str, origin: TextOrigin | None = None
+    data: bytes,
+    name: str,
+    media_type: str,
+    origin: TextOrigin | None = None,
+    title: str | None = None,
 ) -> ParsedDocument:
     """Check and decode the input; raise `InvalidDocument` before anything is stored."""
     if not name or not name.strip():
@@ -97,6 +102,7 @@ def parse(
         page_starts=page_starts,
         origin=origin,
         warnings=warnings,
+        title=title,
     )
 
 
@@ -110,7 +116,10 @@ def _same_version(old: Document, parsed: ParsedDocument) -> bool:
     new = parsed.origin
     new_kind = (new.kind, new.source, new.method) if new else None
     return (
-        old.sha256 == parsed.sha256 and old.media_type == parsed.media_type and old_kind == new_kind
+        old.sha256 == parsed.sha256
+        and old.media_type == parsed.media_type
+        and old_kind == new_kind
+        and old.title == parsed.title
     )
 
 
@@ -135,8 +144,12 @@ def store_many(
     group: Sequence[ParsedDocument],
     chunk_bytes: int,
     progress: Progress | None = None,
+    written: dict[str, list[Chunk]] | None = None,
 ) -> list[IngestResult]:
     """Store a group of documents (distinct names) through shared queries, in input order.
+
+    When `written` is given, it receives the chunks of small documents (written in one query)
+    by document id, so that later steps need not read them back.
 
     Unchanged documents are reported and skipped. The rest are staged, and then committed
     together by one query: the whole group becomes visible at once, or none of it does.
@@ -163,10 +176,11 @@ def store_many(
             ingested_at=now,
             origin=parsed.origin,
             page_starts=parsed.page_starts,
+            title=parsed.title,
         )
         staged.append((doc, parsed))
     if staged:
-        counts, replaced = _write(repo, staged, chunk_bytes, progress)
+        counts, replaced = _write(repo, staged, chunk_bytes, progress, written)
         for (doc, parsed), count, was_replaced in zip(staged, counts, replaced, strict=True):
             status = IngestStatus.REPLACED if was_replaced else IngestStatus.CREATED
             results[doc.name] = IngestResult(
@@ -180,11 +194,14 @@ def _write(
     staged: list[tuple[Document, ParsedDocument]],
     chunk_bytes: int,
     progress: Progress | None,
+    written: dict[str, list[Chunk]] | None = None,
 ) -> tuple[list[int], list[bool]]:
     """Write new versions; their chunk counts, and whether each replaced an older version."""
     if sum(len(parsed.text) for _, parsed in staged) <= _ONE_QUERY_BYTES:
         whole = [(doc, list(_chunks(doc, parsed, chunk_bytes))) for doc, parsed in staged]
         replaced = repo.write_whole(whole)
+        if written is not None:
+            written.update((doc.id, chunks) for doc, chunks in whole)
         if progress is not None:
             progress(sum(doc.size_bytes for doc, _ in staged))
         return [len(chunks) for _, chunks in whole], replaced

@@ -23,7 +23,7 @@ from .graph import GraphHandle
 
 _DOC_FIELDS = (
     "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
-    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts"
+    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts, d.title, d.extracted"
 )
 _CHUNK_FIELDS = (
     "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
@@ -46,7 +46,7 @@ CREATE (:IngestLease {
   id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
   size_bytes: d.size_bytes, chunk_count: 0, ingested_at: d.ingested_at,
   origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
-  page_starts: d.page_starts
+  page_starts: d.page_starts, title: d.title, extracted: false
 })
 """
 ADD_CHUNKS = """
@@ -68,6 +68,9 @@ WITH s, item
 OPTIONAL MATCH (old:Document {name: s.name})
 OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH s, item, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: s.id}]->()
+WITH s, item, olds, old_chunks, collect(rel) AS old_relations
+FOREACH (r IN old_relations | DELETE r)
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 SET s:Document
@@ -80,13 +83,16 @@ UNWIND $docs AS d
 OPTIONAL MATCH (old:Document {name: d.name})
 OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH d, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
+WITH d, olds, old_chunks, collect(rel) AS old_relations
+FOREACH (r IN old_relations | DELETE r)
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 CREATE (doc:Document {
   id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
   size_bytes: d.size_bytes, chunk_count: size(d.chunks), ingested_at: d.ingested_at,
   origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
-  page_starts: d.page_starts
+  page_starts: d.page_starts, title: d.title, extracted: false
 })
 WITH d, doc, size(olds) AS replaced
 UNWIND d.chunks AS r
@@ -96,14 +102,19 @@ CREATE (c:Chunk {
 })-[:PART_OF]->(doc)
 RETURN d.name, replaced, count(c)
 """
+# Mentions go with their chunks; relations found in the document go with it.
 DELETE_DOCUMENT = """
 MATCH (d:Document {id: $id})
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
 WITH d, collect(c) AS chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
+WITH d, chunks, collect(rel) AS relations
+FOREACH (r IN relations | DELETE r)
 FOREACH (c IN chunks | DELETE c)
 DELETE d
 RETURN size(chunks)
 """
+MARK_EXTRACTED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true"
 LIST_STAGING = (
     "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
 )
@@ -131,7 +142,7 @@ def _doc(row: list[Any]) -> Document:
     return Document(
         id=row[0], name=row[1], media_type=row[2], sha256=row[3], size_bytes=row[4],
         chunk_count=row[5], ingested_at=row[6], origin=origin,
-        page_starts=tuple(row[10] or ()),
+        page_starts=tuple(row[10] or ()), title=row[11], extracted=bool(row[12]),
     )  # fmt: skip
 
 
@@ -144,6 +155,7 @@ def _doc_row(doc: Document) -> dict[str, Any]:
         "origin_source": origin.source if origin else None,
         "origin_method": origin.method if origin else None,
         "page_starts": list(doc.page_starts),
+        "title": doc.title,
     }  # fmt: skip
 
 
@@ -186,6 +198,9 @@ class DocumentRepository:
             if len(rows) < batch:
                 return
             skip += batch
+
+    def mark_extracted(self, doc_ids: list[str]) -> None:
+        self.graph.query(MARK_EXTRACTED, {"ids": doc_ids})
 
     def delete(self, doc_id: str) -> int | None:
         """Delete a document and its chunks; the number of chunks, or None if not there."""

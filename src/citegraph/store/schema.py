@@ -20,22 +20,28 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Chunk", "id", "RANGE"),
     ("Chunk", "document_id", "RANGE"),
     ("Chunk", "text", "FULLTEXT"),
+    ("Entity", "key", "RANGE"),
+    ("Entity", "type", "RANGE"),
+    ("RELATES", "document_id", "EDGE"),
 )
 
 _LIST_INDEXES = (
-    "CALL db.indexes() YIELD label, properties, types, status "
-    "RETURN label, properties, types, status"
+    "CALL db.indexes() YIELD label, properties, types, status, entitytype "
+    "RETURN label, properties, types, status, entitytype"
 )
 # Labels and property names below come from the constant table above, never from user input.
 _CREATE_RANGE = "CREATE INDEX FOR (n:{label}) ON (n.{prop})"
 _CREATE_FULLTEXT = "CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')"
+_CREATE_EDGE = "CREATE INDEX FOR ()-[r:{label}]-() ON (r.{prop})"
 
 
 def _existing(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
     found: dict[tuple[str, str, str], str] = {}
-    for label, properties, types, status in graph.query(_LIST_INDEXES):
+    for label, properties, types, status, entity in graph.query(_LIST_INDEXES):
         for prop in properties:
             for kind in types.get(prop, []):
+                if entity == "RELATIONSHIP" and kind == "RANGE":
+                    kind = "EDGE"
                 found[(label, prop, kind)] = status
     return found
 
@@ -45,7 +51,7 @@ def ensure_indexes(graph: GraphHandle) -> None:
     for label, prop, kind in INDEXES:
         if (label, prop, kind) in existing:
             continue
-        template = _CREATE_FULLTEXT if kind == "FULLTEXT" else _CREATE_RANGE
+        template = {"FULLTEXT": _CREATE_FULLTEXT, "EDGE": _CREATE_EDGE}.get(kind, _CREATE_RANGE)
         graph.query(template.format(label=label, prop=prop))
 
 

@@ -1,0 +1,98 @@
+"""Locating proposed names in their chunk, and building the rows the graph stores."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..text.fold import FoldedText
+from ..text.quotes import QuoteMatch, locate_in
+from ..text.sentences import sentence_spans
+from ..types import Chunk, Document
+from .offline import Extractor
+
+# A sentence naming more entities than this links only its first ones (bounded fan-out).
+MAX_ENTITIES_PER_SENTENCE = 6
+
+
+def entity_key(name: str, kind: str) -> str:
+    """Same name, different type: different entities, never merged silently."""
+    return f"{kind}:{' '.join(name.casefold().split())}"
+
+
+def locate_name(name: str, folded: FoldedText) -> QuoteMatch | None:
+    """Locate a name with the quote matcher; failing that, ignoring case (a name written in
+    lower case in running text is still the name), when lowering keeps every offset."""
+    match = locate_in(name, folded)
+    if isinstance(match, QuoteMatch):
+        return match
+    lowered = folded.text.lower()
+    if len(lowered) != len(folded.text):
+        return None
+    caseless = locate_in(name.lower(), FoldedText(lowered))
+    if not isinstance(caseless, QuoteMatch):
+        return None
+    text = folded.text[caseless.start_char : caseless.end_char]
+    return QuoteMatch(
+        start_byte=folded.byte_offset(caseless.start_char),
+        end_byte=folded.byte_offset(caseless.end_char),
+        start_char=caseless.start_char,
+        end_char=caseless.end_char,
+        text=text,
+        count=caseless.count,
+    )
+
+
+@dataclass
+class MentionRows:
+    """What extraction of some chunks stores: mentions, and co-mention links."""
+
+    mentions: list[dict[str, object]] = field(default_factory=list)
+    links: list[dict[str, object]] = field(default_factory=list)
+
+
+def mention_rows(
+    extractor: Extractor, document: Document, chunks: Iterable[Chunk], title: str | None
+) -> MentionRows:
+    rows = MentionRows()
+    for chunk in chunks:
+        folded = FoldedText(chunk.text)
+        located: list[tuple[str, QuoteMatch]] = []
+        for candidate in extractor.candidates(chunk.text, title):
+            match = locate_name(candidate.name, folded)
+            if match is None:
+                continue  # not in the chunk as written: never stored as if it were
+            key = entity_key(candidate.name, candidate.type)
+            located.append((key, match))
+            rows.mentions.append({
+                "key": key, "name": candidate.name, "type": candidate.type,
+                "chunk_id": chunk.id, "document_id": document.id,
+                "start_byte": chunk.start_byte + match.start_byte,
+                "end_byte": chunk.start_byte + match.end_byte,
+                "count": match.count,
+            })  # fmt: skip
+        if len(located) > 1:
+            _co_mentions(chunk, document, folded, located, rows)
+    return rows
+
+
+def _co_mentions(
+    chunk: Chunk,
+    document: Document,
+    folded: FoldedText,
+    located: list[tuple[str, QuoteMatch]],
+    rows: MentionRows,
+) -> None:
+    """Entities named in one sentence get a weak link whose quote is that sentence. Only the
+    first occurrence of each name was located, so the link uses the sentence holding it."""
+    for start, end in sentence_spans(chunk.text):
+        keys = sorted({k for k, m in located if start <= m.start_char and m.end_char <= end})
+        for a, b in itertools.combinations(keys[:MAX_ENTITIES_PER_SENTENCE], 2):
+            sentence_start = folded.byte_offset(start)
+            rows.links.append({
+                "a": a, "b": b, "chunk_id": chunk.id, "document_id": document.id,
+                "quote": chunk.text[start:end],
+                "start_byte": chunk.start_byte + sentence_start,
+                "end_byte": chunk.start_byte + folded.byte_offset(end),
+            })  # fmt: skip

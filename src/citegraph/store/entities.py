@@ -1,0 +1,91 @@
+"""Entities, their mentions in chunks, and relations between them, in one scope's graph.
+
+    (:Entity {key, name, type, aliases, asserted})-[:MENTIONED_IN {start_byte, end_byte,
+        document_id, count}]->(:Chunk)
+    (:Entity)-[:RELATES {type, weak, citable, quote, chunk_id, document_id, start_byte,
+        end_byte, source}]->(:Entity)
+
+A mention or a citable relation is written only after its span was located in the chunk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .graph import GraphHandle
+
+WRITE_MENTIONS = """
+UNWIND $rows AS m
+MATCH (c:Chunk {id: m.chunk_id})
+MERGE (e:Entity {key: m.key})
+  ON CREATE SET e.name = m.name, e.type = m.type, e.aliases = [m.name], e.asserted = false
+SET e.aliases = CASE WHEN m.name IN e.aliases THEN e.aliases ELSE e.aliases + m.name END
+CREATE (e)-[:MENTIONED_IN {
+  start_byte: m.start_byte, end_byte: m.end_byte, document_id: m.document_id, count: m.count
+}]->(c)
+"""
+WRITE_CO_MENTIONS = """
+UNWIND $rows AS r
+MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
+CREATE (a)-[:RELATES {
+  type: 'CO_MENTIONED', weak: true, citable: true, quote: r.quote, chunk_id: r.chunk_id,
+  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted'
+}]->(b)
+"""
+WRITE_ENTITIES = """
+UNWIND $rows AS m
+MERGE (e:Entity {key: m.key})
+  ON CREATE SET e.name = m.name, e.type = m.type, e.aliases = [m.name], e.asserted = true
+SET e.asserted = true,
+    e.aliases = CASE WHEN m.name IN e.aliases THEN e.aliases ELSE e.aliases + m.name END
+"""
+WRITE_RELATIONS = """
+UNWIND $rows AS r
+MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
+CREATE (a)-[:RELATES {
+  type: r.type, weak: false, citable: r.citable, quote: r.quote, chunk_id: r.chunk_id,
+  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: r.source
+}]->(b)
+"""
+# Relations found in a document go with it (its chunks take their mentions along).
+DROP_DOCUMENT_RELATIONS = """
+MATCH ()-[r:RELATES {document_id: $id}]->()
+DELETE r
+RETURN count(r)
+"""
+DROP_ORPHAN_ENTITIES = """
+MATCH (e:Entity)
+WHERE e.asserted = false AND NOT (e)-[:MENTIONED_IN]->() AND NOT (e)-[:RELATES]-()
+DELETE e
+RETURN count(e)
+"""
+_BATCH = 2000
+
+
+class EntityRepository:
+    def __init__(self, graph: GraphHandle):
+        self.graph = graph
+
+    def _write(self, query: str, rows: list[dict[str, Any]]) -> None:
+        for start in range(0, len(rows), _BATCH):
+            self.graph.query(query, {"rows": rows[start : start + _BATCH]})
+
+    def write_mentions(self, rows: list[dict[str, Any]]) -> None:
+        self._write(WRITE_MENTIONS, rows)
+
+    def write_co_mentions(self, rows: list[dict[str, Any]]) -> None:
+        self._write(WRITE_CO_MENTIONS, rows)
+
+    def write_entities(self, rows: list[dict[str, Any]]) -> None:
+        self._write(WRITE_ENTITIES, rows)
+
+    def write_relations(self, rows: list[dict[str, Any]]) -> None:
+        self._write(WRITE_RELATIONS, rows)
+
+    def forget_document(self, document_id: str) -> None:
+        """Drop relations found in a document (before it is replaced or after it is deleted)."""
+        self.graph.query(DROP_DOCUMENT_RELATIONS, {"id": document_id})
+
+    def drop_orphans(self) -> int:
+        rows = self.graph.query(DROP_ORPHAN_ENTITIES)
+        return int(rows[0][0]) if rows else 0
