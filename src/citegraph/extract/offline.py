@@ -44,17 +44,28 @@ _SOFTWARE_SUFFIXES = (
 _MAX_NAME_WORDS = 6
 
 
+_CAMEL = re.compile(r"[a-z]+[A-Z]\w*")
+_DOTTED = re.compile(r"[a-z]{2,}\.[a-z]{2,}")
+
+
 def _kind(word: str) -> str | None:
+    # Cheap str tests first: this runs for every word of every chunk.
     bare = word.rstrip(".'’")
-    if len(bare) >= 2 and bare.isupper() and any(c.isalpha() for c in bare) and len(bare) <= 10:
-        return "acronym"
-    if "_" in bare or re.search(r"[a-z]\.[a-z]", bare) or re.fullmatch(r"[a-z]+[A-Z]\w*", bare):
+    first = bare[:1]
+    if first.isupper():
+        if len(bare) >= 2 and bare.isupper() and len(bare) <= 10:
+            return "acronym"
+        return "identifier" if "_" in bare else "capitalised"
+    if "_" in bare:
         return "identifier"
-    lowered = bare.lower()
-    if bare == lowered and lowered.endswith(_SOFTWARE_SUFFIXES) and len(lowered) > 4:
+    if bare.islower():
+        if "." in bare and _DOTTED.search(bare):
+            return "identifier"
+        if len(bare) > 4 and bare.endswith(_SOFTWARE_SUFFIXES):
+            return "identifier"
+        return None
+    if _CAMEL.fullmatch(bare):
         return "identifier"
-    if bare[:1].isupper():
-        return "capitalised"
     return None
 
 
