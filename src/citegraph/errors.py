@@ -33,6 +33,10 @@ class DocumentNotFound(UsageError):
     """No document with that id or name in the scope."""
 
 
+class InvalidQuestion(UsageError):
+    """A question that cannot be looked up as asked (empty, too long, no content words)."""
+
+
 class ConfigError(UsageError):
     """A setting has a value citegraph cannot use."""
 
@@ -60,6 +64,7 @@ __all__ = [
     "IndexNotReady",
     "InputNotFound",
     "InvalidDocument",
+    "InvalidQuestion",
     "InvalidScopeName",
     "RuntimeFailure",
     "StoreError",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import hashlib
 import re
 import threading
 import weakref
@@ -11,12 +12,24 @@ from dataclasses import replace
 from pathlib import Path
 
 from .config import Settings, load_settings
-from .errors import DocumentNotFound, InvalidDocument, InvalidScopeName
+from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
+from .extract.mentions import entity_key, normalise_name
 from .extract.offline import Extractor, OfflineExtractor
+from .extract.remember import (
+    Facts,
+    Located,
+    Passage,
+    RememberResult,
+    check_facts,
+    locate_mentions,
+    relation_rows,
+)
 from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
+from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
+from .retrieve.evidence import Evidence, TraversalPolicy
 from .store.documents import DocumentRepository
 from .store.embedded import EmbeddedServer
 from .store.entities import EntityRepository
@@ -170,6 +183,84 @@ class Scope:
             if groups.pending:
                 results.extend(self.store_parsed(groups.take(), progress))
         return results
+
+    # -- facts and evidence -------------------------------------------------------------------
+
+    def remember(
+        self, source: str, facts: Facts | None = None, passages: Sequence[Passage] = ()
+    ) -> RememberResult:
+        """Store facts a caller already knows. Each passage becomes a document whose origin is
+        `source`; each mention is located in its passage before it is stored; a relation is
+        citable only when one chunk mentions both ends. What could not be located is returned
+        in `unlocated`, not stored as if it were grounded."""
+        facts = facts or Facts()
+        by_name = check_facts(source, facts, passages)
+        origin = TextOrigin("remembered", source, "remember")
+        named = [
+            (f"{source} / passage {hashlib.sha256(p.text.encode()).hexdigest()[:12]}",
+             p.text.encode("utf-8"))
+            for p in passages
+        ]  # fmt: skip
+        results = self.ingest_many(named, media_type="text/plain", origin=origin)
+        self._entities.write_entities([
+            {"key": entity_key(e.name, e.type), "name": e.name, "type": e.type,
+             "norm": normalise_name(e.name)}
+            for e in by_name.values()
+        ])  # fmt: skip
+        located = Located()
+        mentions: list[dict[str, object]] = []
+        unlocated: list[str] = []
+        by_doc = {r.document.name: r.document for r in results}
+        for index, (passage, (name, _)) in enumerate(zip(passages, named, strict=True), 1):
+            document = by_doc[name]
+            rows, missing = locate_mentions(
+                passage, index, document, list(self.chunks(document.id)), by_name, located
+            )
+            mentions += rows
+            unlocated += missing
+        self._entities.write_entities([
+            {"key": r["key"], "name": r["name"], "type": r["type"], "norm": r["norm"]}
+            for r in mentions
+        ])  # fmt: skip
+        self._entities.remember_mentions(mentions)
+        relations, asserted = relation_rows(facts.relations, by_name, located, source)
+        self._entities.remember_relations(relations)
+        unlocated += [
+            f"relation {r.source!r} {r.type} {r.target!r}: no passage mentions both ends; "
+            "stored as asserted by the caller, never citable"
+            for r in asserted
+        ]
+        return RememberResult(
+            documents=tuple(r.document for r in results),
+            entities=len(by_name),
+            mentions_located=len(mentions),
+            relations_grounded=len(relations) - len(asserted),
+            relations_asserted=tuple(asserted),
+            unlocated=tuple(unlocated),
+        )
+
+    def context(
+        self,
+        question: str,
+        *,
+        k: int = 8,
+        hops: int = 2,
+        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        policy: TraversalPolicy | None = None,
+        **unexpected: object,
+    ) -> Evidence:
+        """Cited evidence for a standalone question, with a verdict (docs/retrieval.md)."""
+        if "history" in unexpected:
+            raise InvalidQuestion(
+                "context takes standalone questions only; rewrite a follow-up first "
+                "(ask() does that)"
+            )
+        if unexpected:
+            raise TypeError(f"unexpected arguments: {', '.join(unexpected)}")
+        self._prepare()
+        return gather(
+            self.graph, question, k=k, hops=hops, budget_bytes=budget_bytes, policy=policy
+        )
 
     # -- reading ------------------------------------------------------------------------------
 

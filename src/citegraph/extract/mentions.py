@@ -16,9 +16,14 @@ from .offline import Extractor
 MAX_ENTITIES_PER_SENTENCE = 6
 
 
+def normalise_name(name: str) -> str:
+    """How names are compared: case and runs of whitespace set aside."""
+    return " ".join(name.casefold().split())
+
+
 def entity_key(name: str, kind: str) -> str:
     """Same name, different type: different entities, never merged silently."""
-    return f"{kind}:{' '.join(name.casefold().split())}"
+    return f"{kind}:{normalise_name(name)}"
 
 
 def locate_name(name: str, folded: FoldedText) -> QuoteMatch | None:
@@ -67,6 +72,7 @@ def mention_rows(
             located.append((key, match))
             rows.mentions.append({
                 "key": key, "name": candidate.name, "type": candidate.type,
+                "norm": normalise_name(candidate.name),
                 "chunk_id": chunk.id, "document_id": document.id,
                 "start_byte": chunk.start_byte + match.start_byte,
                 "end_byte": chunk.start_byte + match.end_byte,

@@ -18,7 +18,8 @@ WRITE_MENTIONS = """
 UNWIND $rows AS m
 MATCH (c:Chunk {id: m.chunk_id})
 MERGE (e:Entity {key: m.key})
-  ON CREATE SET e.name = m.name, e.type = m.type, e.aliases = [m.name], e.asserted = false
+  ON CREATE SET e.name = m.name, e.type = m.type, e.norm = m.norm, e.aliases = [m.name],
+    e.asserted = false
 SET e.aliases = CASE WHEN m.name IN e.aliases THEN e.aliases ELSE e.aliases + m.name END
 CREATE (e)-[:MENTIONED_IN {
   start_byte: m.start_byte, end_byte: m.end_byte, document_id: m.document_id, count: m.count
@@ -35,17 +36,26 @@ CREATE (a)-[:RELATES {
 WRITE_ENTITIES = """
 UNWIND $rows AS m
 MERGE (e:Entity {key: m.key})
-  ON CREATE SET e.name = m.name, e.type = m.type, e.aliases = [m.name], e.asserted = true
+  ON CREATE SET e.name = m.name, e.type = m.type, e.norm = m.norm, e.aliases = [m.name],
+    e.asserted = true
 SET e.asserted = true,
     e.aliases = CASE WHEN m.name IN e.aliases THEN e.aliases ELSE e.aliases + m.name END
 """
-WRITE_RELATIONS = """
+# What a caller remembers twice is stored once: mentions and relations are merged.
+REMEMBER_MENTIONS = """
+UNWIND $rows AS m
+MATCH (c:Chunk {id: m.chunk_id})
+MATCH (e:Entity {key: m.key})
+MERGE (e)-[x:MENTIONED_IN {start_byte: m.start_byte, end_byte: m.end_byte}]->(c)
+SET x.document_id = m.document_id, x.count = m.count
+"""
+REMEMBER_RELATIONS = """
 UNWIND $rows AS r
 MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
-CREATE (a)-[:RELATES {
-  type: r.type, weak: false, citable: r.citable, quote: r.quote, chunk_id: r.chunk_id,
-  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: r.source
-}]->(b)
+MERGE (a)-[x:RELATES {type: r.type, source: r.source, citable: r.citable,
+                      chunk_id: coalesce(r.chunk_id, '')}]->(b)
+SET x.weak = false, x.quote = r.quote, x.document_id = r.document_id,
+    x.start_byte = r.start_byte, x.end_byte = r.end_byte
 """
 # Relations found in a document go with it (its chunks take their mentions along).
 DROP_DOCUMENT_RELATIONS = """
@@ -79,8 +89,11 @@ class EntityRepository:
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)
 
-    def write_relations(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_RELATIONS, rows)
+    def remember_mentions(self, rows: list[dict[str, Any]]) -> None:
+        self._write(REMEMBER_MENTIONS, rows)
+
+    def remember_relations(self, rows: list[dict[str, Any]]) -> None:
+        self._write(REMEMBER_RELATIONS, rows)
 
     def forget_document(self, document_id: str) -> None:
         """Drop relations found in a document (before it is replaced or after it is deleted)."""

@@ -22,6 +22,7 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Chunk", "text", "FULLTEXT"),
     ("Entity", "key", "RANGE"),
     ("Entity", "type", "RANGE"),
+    ("Entity", "norm", "RANGE"),
     ("RELATES", "document_id", "EDGE"),
 )
 

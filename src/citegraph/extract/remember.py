@@ -1,0 +1,156 @@
+"""`remember`: facts a caller already knows, each mention located in its passage first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UsageError
+from ..text.fold import FoldedText
+from ..text.sentences import sentence_spans
+from ..types import Chunk, Document
+from .mentions import entity_key, locate_name, normalise_name
+
+
+@dataclass(frozen=True)
+class EntityFact:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class RelationFact:
+    source: str
+    target: str
+    type: str
+
+
+@dataclass(frozen=True)
+class Facts:
+    entities: tuple[EntityFact, ...] = ()
+    relations: tuple[RelationFact, ...] = ()
+
+
+@dataclass(frozen=True)
+class Passage:
+    text: str
+    mentions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What was stored, and what could not be located (and so was not stored as grounded)."""
+
+    documents: tuple[Document, ...]
+    entities: int
+    mentions_located: int
+    relations_grounded: int
+    relations_asserted: tuple[RelationFact, ...]
+    unlocated: tuple[str, ...] = field(default=())
+
+
+def check_facts(source: str, facts: Facts, passages: Sequence[Passage]) -> dict[str, EntityFact]:
+    if not source or not source.strip():
+        raise UsageError("remember needs a source label (where these facts come from)")
+    by_name: dict[str, EntityFact] = {}
+    for entity in facts.entities:
+        if not entity.name.strip() or not entity.type.strip():
+            raise UsageError("every entity needs a name and a type")
+        by_name.setdefault(normalise_name(entity.name), entity)
+    for relation in facts.relations:
+        for end in (relation.source, relation.target):
+            if normalise_name(end) not in by_name:
+                raise UsageError(f"relation {relation.type!r}: {end!r} is not among facts.entities")
+        if not relation.type.strip():
+            raise UsageError("every relation needs a type")
+    for index, passage in enumerate(passages, start=1):
+        if not passage.text.strip():
+            raise UsageError(f"passage {index} is empty")
+    return by_name
+
+
+@dataclass
+class Located:
+    """Where each entity key was located, per chunk: key -> (chunk, char span, byte span)."""
+
+    spots: dict[str, list[tuple[Chunk, int, int, int, int]]] = field(default_factory=dict)
+
+
+def locate_mentions(
+    passage: Passage,
+    index: int,
+    document: Document,
+    chunks: list[Chunk],
+    by_name: dict[str, EntityFact],
+    located: Located,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Mention rows for what was found in the passage's chunks; what was not, as messages."""
+    rows: list[dict[str, Any]] = []
+    missing: list[str] = []
+    prepared = [(chunk, FoldedText(chunk.text)) for chunk in chunks]
+    for mention in passage.mentions:
+        fact = by_name.get(normalise_name(mention), EntityFact(mention, "name"))
+        key = entity_key(fact.name, fact.type)
+        hit = None
+        for chunk, folded in prepared:
+            match = locate_name(mention, folded)
+            if match is not None:
+                hit = (chunk, match)
+                break
+        if hit is None:
+            missing.append(f"passage {index}: mention {mention!r} is not in its text")
+            continue
+        chunk, match = hit
+        start = chunk.start_byte + match.start_byte
+        end = chunk.start_byte + match.end_byte
+        located.spots.setdefault(key, []).append(
+            (chunk, match.start_char, match.end_char, start, end)
+        )
+        rows.append({
+            "key": key, "name": fact.name, "type": fact.type, "norm": normalise_name(fact.name),
+            "chunk_id": chunk.id, "document_id": document.id, "start_byte": start,
+            "end_byte": end, "count": match.count,
+        })  # fmt: skip
+    return rows, missing
+
+
+def relation_rows(
+    relations: Sequence[RelationFact],
+    by_name: dict[str, EntityFact],
+    located: Located,
+    source: str,
+) -> tuple[list[dict[str, Any]], list[RelationFact]]:
+    """A relation is citable when one chunk mentions both ends: its quote is the smallest run
+    of sentences holding both mentions. Otherwise it is stored as asserted, never citable."""
+    rows: list[dict[str, Any]] = []
+    asserted: list[RelationFact] = []
+    for relation in relations:
+        a = by_name[normalise_name(relation.source)]
+        b = by_name[normalise_name(relation.target)]
+        key_a, key_b = entity_key(a.name, a.type), entity_key(b.name, b.type)
+        grounded = None
+        for chunk_a, sa, ea, _, _ in located.spots.get(key_a, []):
+            for chunk_b, sb, eb, _, _ in located.spots.get(key_b, []):
+                if chunk_a.id == chunk_b.id:
+                    grounded = (chunk_a, min(sa, sb), max(ea, eb))
+                    break
+            if grounded:
+                break
+        base = {"a": key_a, "b": key_b, "type": relation.type, "source": source}
+        if grounded is None:
+            asserted.append(relation)
+            rows.append({**base, "citable": False, "quote": None, "chunk_id": None,
+                         "document_id": None, "start_byte": None, "end_byte": None})  # fmt: skip
+            continue
+        chunk, lo, hi = grounded
+        spans = [s for s in sentence_spans(chunk.text) if s[1] > lo and s[0] < hi]
+        start_char, end_char = spans[0][0], spans[-1][1]
+        folded = FoldedText(chunk.text)
+        rows.append({
+            **base, "citable": True, "quote": chunk.text[start_char:end_char],
+            "chunk_id": chunk.id, "document_id": chunk.document_id,
+            "start_byte": chunk.start_byte + folded.byte_offset(start_char),
+            "end_byte": chunk.start_byte + folded.byte_offset(end_char),
+        })  # fmt: skip
+    return rows, asserted

@@ -1,0 +1,242 @@
+"""`context`: gather cited evidence for a question and judge whether it is covered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import IndexNotReady, InvalidQuestion
+from ..store.graph import GraphHandle
+from ..store.schema import index_states
+from ..text.words import content_words, stem, stems
+from ..types import TextOrigin
+from . import seeds as seeding
+from .evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
+from .walk import MAX_HOPS, walk
+
+MAX_QUESTION_CHARS = 4000
+MAX_K = 50
+DEFAULT_BUDGET_BYTES = 16_000
+RRF_K = 60  # reciprocal rank fusion: score = sum of 1 / (RRF_K + rank) over the lists
+CANDIDATES_PER_LIST = 50
+CONTEXT_PASSAGES = 3
+
+COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
+CHUNKS_OF_ENTITIES = """
+UNWIND $keys AS k
+MATCH (e:Entity {key: k})-[:MENTIONED_IN]->(c:Chunk)-[:PART_OF]->(:Document)
+RETURN c.id, count(DISTINCT e) AS n, min(c.ordinal) AS o
+ORDER BY n DESC, o
+LIMIT $limit
+"""
+CHUNK_DETAILS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})-[:PART_OF]->(d:Document)
+RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
+       c.end_page, d.origin_kind, d.origin_source, d.origin_method
+"""
+NEIGHBOUR_CHUNKS = """
+UNWIND $pairs AS p
+MATCH (c:Chunk {document_id: p.doc})-[:PART_OF]->(d:Document)
+WHERE c.ordinal = p.ordinal
+RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
+       c.end_page, d.origin_kind, d.origin_source, d.origin_method
+"""
+
+
+@dataclass(frozen=True)
+class _Row:
+    chunk_id: str
+    document_id: str
+    document_name: str
+    ordinal: int
+    start_byte: int
+    end_byte: int
+    text: str
+    page: int | None
+    end_page: int | None
+    origin: TextOrigin | None
+
+    @staticmethod
+    def of(row: list[Any]) -> _Row:
+        origin = TextOrigin(row[9], row[10] or "", row[11] or "") if row[9] else None
+        return _Row(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], origin)
+
+
+def check_question(question: str, k: int, hops: int) -> None:
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidQuestion("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidQuestion(
+            f"the question is {len(question):,} characters long; the limit is "
+            f"{MAX_QUESTION_CHARS:,}"
+        )
+    if not 1 <= k <= MAX_K:
+        raise InvalidQuestion(f"k must be between 1 and {MAX_K}, got {k}")
+    if not 0 <= hops <= MAX_HOPS:
+        raise InvalidQuestion(f"hops must be between 0 and {MAX_HOPS}, got {hops}")
+
+
+def _fuse(lists: dict[str, list[str]]) -> dict[str, tuple[float, list[str]]]:
+    fused: dict[str, tuple[float, list[str]]] = {}
+    for retriever, chunk_ids in lists.items():
+        for rank, chunk_id in enumerate(dict.fromkeys(chunk_ids), start=1):
+            score, found_by = fused.get(chunk_id, (0.0, []))
+            fused[chunk_id] = (score + 1.0 / (RRF_K + rank), [*found_by, retriever])
+    return fused
+
+
+def gather(
+    graph: GraphHandle,
+    question: str,
+    *,
+    k: int = 8,
+    hops: int = 2,
+    budget_bytes: int = DEFAULT_BUDGET_BYTES,
+    policy: TraversalPolicy | None = None,
+) -> Evidence:
+    """Evidence for a standalone question (see docs/retrieval.md)."""
+    check_question(question, k, hops)
+    policy = policy or TraversalPolicy()
+    words = content_words(question)
+    if not words:
+        raise InvalidQuestion(
+            "the question has no content words (only stopwords and question words)"
+        )
+    skipped = ("meaning: no embedding model is configured, so search by meaning was skipped",)
+
+    def verdict_only(verdict: Verdict) -> Evidence:
+        return Evidence(question, (), (), verdict, tuple(words), skipped=skipped, policy=policy)
+
+    if int(graph.ro_query(COUNT_DOCUMENTS)[0][0]) == 0:
+        return verdict_only(Verdict(VerdictState.NOTHING_STORED, detail="the scope is empty"))
+    states = index_states(graph)
+    pending = [f"{lab}.{prop}" for (lab, prop, _), st in states.items() if st != "OPERATIONAL"]
+    if pending:
+        return verdict_only(Verdict(
+            VerdictState.COULD_NOT_JUDGE, stage="keyword",
+            detail=f"indexes not ready: {', '.join(pending)} ({IndexNotReady.__name__})",
+        ))  # fmt: skip
+
+    grams = seeding.phrases(question)
+    named = seeding.by_name(graph, grams)
+    exact = {seed_name.casefold() for seed_name in (s.name for s in named)}
+    close = seeding.by_close_spelling(graph, grams, {g for g in grams if g in exact})
+    typed = seeding.by_type_word(graph, question, policy.fanout)
+    keyword_hits = seeding.by_keyword(graph, seeding.keyword_query(words), CANDIDATES_PER_LIST)
+
+    name_seeds = list(dict.fromkeys(s.key for s in [*named, *close]))
+    lists: dict[str, list[str]] = {}
+    limits: list[str] = []
+    if name_seeds:
+        lists["name"] = _chunks_of(graph, name_seeds)
+    if typed:
+        lists["type"] = _chunks_of(graph, [s.key for s in typed])
+    if keyword_hits:
+        lists["keyword"] = [chunk_id for chunk_id, _ in keyword_hits]
+    seeds_for_walk = name_seeds or [s.key for s in typed]
+    if seeds_for_walk and hops > 0:
+        reached = walk(graph, seeds_for_walk, hops, policy)
+        if reached.fanout_cut:
+            limits.append("fanout")
+        if reached.hops_cut:
+            limits.append("hops")
+        walked = [key for key, hop in sorted(reached.entities.items(), key=lambda kv: kv[1])
+                  if hop > 0]  # fmt: skip
+        by_hop = sorted(reached.relation_chunks, key=lambda c: reached.relation_chunks[c])
+        walk_chunks = by_hop + (_chunks_of(graph, walked) if walked else [])
+        if walk_chunks:
+            lists["graph"] = walk_chunks
+
+    fused = _fuse(lists)
+    ranked = sorted(fused, key=lambda c: (-fused[c][0], c))
+    details = {r.chunk_id: r for r in map(_Row.of, graph.ro_query(CHUNK_DETAILS, {"ids": ranked}))}
+    items: list[EvidenceItem] = []
+    used = 0
+    omitted = 0
+    for chunk_id in ranked:
+        row = details.get(chunk_id)
+        if row is None:
+            continue
+        size = row.end_byte - row.start_byte
+        if len(items) >= k or used + size > budget_bytes:
+            omitted += 1
+            if len(items) >= k and "k" not in limits:
+                limits.append("k")
+            elif len(items) < k and "budget" not in limits:
+                limits.append("budget")
+            continue
+        used += size
+        score, found_by = fused[chunk_id]
+        items.append(_item(f"E{len(items) + 1}", row, score, tuple(found_by), citable=True))
+    context = _context_passages(graph, items, details)
+    matched = tuple(dict.fromkeys(s.name for s in [*named, *close, *typed]))
+    # The question's words that found a stored name (exactly, by close spelling or as a type
+    # word) are covered by that name.
+    matched_words = " ".join(s.matched for s in [*named, *close, *typed])
+    verdict = _verdict(words, items, matched, matched_words)
+    return Evidence(
+        question=question,
+        items=tuple(items),
+        context=context,
+        verdict=verdict,
+        content_words=tuple(words),
+        seeds=matched,
+        skipped=skipped,
+        policy=policy,
+        omitted_items=omitted,
+        limits_reached=tuple(limits),
+    )
+
+
+def _chunks_of(graph: GraphHandle, keys: list[str]) -> list[str]:
+    rows = graph.ro_query(CHUNKS_OF_ENTITIES, {"keys": keys, "limit": CANDIDATES_PER_LIST})
+    return [row[0] for row in rows]
+
+
+def _item(
+    item_id: str, row: _Row, score: float, found_by: tuple[str, ...], citable: bool
+) -> EvidenceItem:
+    return EvidenceItem(
+        id=item_id, document_id=row.document_id, document_name=row.document_name,
+        chunk_id=row.chunk_id, start_byte=row.start_byte, end_byte=row.end_byte, text=row.text,
+        score=round(score, 6), retrievers=found_by, page=row.page, end_page=row.end_page,
+        text_origin=row.origin, citable=citable,
+    )  # fmt: skip
+
+
+def _context_passages(
+    graph: GraphHandle, items: list[EvidenceItem], details: dict[str, _Row]
+) -> tuple[EvidenceItem, ...]:
+    """The chunks just before and after the best items: to help reading, never citable."""
+    taken = {item.chunk_id for item in items}
+    pairs = []
+    for item in items[:CONTEXT_PASSAGES]:
+        ordinal = details[item.chunk_id].ordinal
+        pairs += [{"doc": item.document_id, "ordinal": o} for o in (ordinal - 1, ordinal + 1)]
+    rows = [_Row.of(r) for r in graph.ro_query(NEIGHBOUR_CHUNKS, {"pairs": pairs})] if pairs else []
+    passages = [r for r in rows if r.chunk_id not in taken]
+    return tuple(
+        _item(f"C{i}", row, 0.0, ("neighbour",), citable=False)
+        for i, row in enumerate(passages[: 2 * CONTEXT_PASSAGES], start=1)
+    )
+
+
+def _verdict(
+    words: list[str], items: list[EvidenceItem], matched: tuple[str, ...], matched_words: str
+) -> Verdict:
+    if not items:
+        if matched:
+            return Verdict(VerdictState.UNCITED, matched_names=matched,
+                           detail="names matched, but no passage that can be cited")  # fmt: skip
+        return Verdict(VerdictState.NOTHING_STORED, detail="nothing in this scope matches")
+    covered: set[str] = set()
+    for item in items:
+        covered |= stems(item.text)
+    for name in matched:
+        covered |= stems(name)
+    covered |= stems(matched_words)
+    uncovered = tuple(w for w in words if stem(w) not in covered)
+    if uncovered:
+        return Verdict(VerdictState.RELATED, uncovered=uncovered, matched_names=matched)
+    return Verdict(VerdictState.GROUNDED, matched_names=matched)

@@ -1,0 +1,121 @@
+"""Where a question starts in the graph: names, close spellings, type words, keywords."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from ..extract.mentions import normalise_name
+from ..store.graph import GraphHandle
+from ..text.words import STOPWORDS, stem, tokens
+
+# Close spellings: a question phrase matches a stored name when rapidfuzz's ratio (0 to 100)
+# is at least this, the phrase has at least MIN_FUZZY_CHARS characters and shares the name's
+# first two characters. Documented in docs/retrieval.md.
+FUZZY_THRESHOLD = 88.0
+MIN_FUZZY_CHARS = 5
+MAX_GRAM_WORDS = 5
+
+ENTITIES_BY_NORM = """
+UNWIND $norms AS n
+MATCH (e:Entity {norm: n})
+RETURN e.key, e.name, e.type, n
+"""
+ENTITIES_BY_PREFIX = """
+UNWIND $prefixes AS p
+MATCH (e:Entity)
+WHERE e.norm STARTS WITH p
+RETURN e.key, e.name, e.norm
+LIMIT 5000
+"""
+ENTITY_TYPES = "MATCH (e:Entity) RETURN DISTINCT e.type LIMIT 1000"
+ENTITIES_BY_TYPE = """
+UNWIND $types AS t
+MATCH (e:Entity {type: t})
+RETURN e.key, e.name, e.type
+LIMIT $limit
+"""
+# Only words go into a full-text query: every operator character is gone before it is built.
+KEYWORD_SEARCH = """
+CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
+MATCH (node)-[:PART_OF]->(:Document)
+RETURN node.id, score
+ORDER BY score DESC
+LIMIT $limit
+"""
+
+
+@dataclass(frozen=True)
+class SeedEntity:
+    key: str
+    name: str
+    how: str  # "name", "close-spelling", "type"
+    matched: str = ""  # the words of the question that found it
+
+
+def phrases(question: str) -> list[str]:
+    """Normalised word sequences of the question (1 to MAX_GRAM_WORDS words), longest first,
+    skipping any that start or end with a stopword."""
+    words = tokens(question)
+    grams: list[str] = []
+    for size in range(min(MAX_GRAM_WORDS, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            gram = words[start : start + size]
+            if gram[0].casefold() in STOPWORDS or gram[-1].casefold() in STOPWORDS:
+                continue
+            grams.append(normalise_name(" ".join(gram)))
+    return list(dict.fromkeys(grams))
+
+
+def by_name(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:
+    if not grams:
+        return []
+    rows = graph.ro_query(ENTITIES_BY_NORM, {"norms": grams})
+    return [SeedEntity(key, name, "name", gram) for key, name, _type, gram in rows]
+
+
+def by_close_spelling(graph: GraphHandle, grams: list[str], exact: set[str]) -> list[SeedEntity]:
+    wanted = [g for g in grams if len(g) >= MIN_FUZZY_CHARS and g not in exact]
+    if not wanted:
+        return []
+    prefixes = sorted({g[:2] for g in wanted})
+    rows = graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefixes})
+    found: list[SeedEntity] = []
+    for key, name, norm in rows:
+        if norm in exact:
+            continue
+        scored = [(fuzz.ratio(g, norm), g) for g in wanted if g[:2] == norm[:2]]
+        best, gram = max(scored, default=(0.0, ""))
+        if best >= FUZZY_THRESHOLD:
+            found.append(SeedEntity(key, name, "close-spelling", gram))
+    return found
+
+
+def by_type_word(graph: GraphHandle, question: str, limit: int) -> list[SeedEntity]:
+    """Entities of a type the question names ("companies" finds entities of type Company)."""
+    types = [row[0] for row in graph.ro_query(ENTITY_TYPES) if row[0]]
+    words = {stem(w): w for w in tokens(question) if w.casefold() not in STOPWORDS}
+    named: dict[str, str] = {}
+    for kind in types:
+        head = stem(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind).split()[-1])
+        if head in words:
+            named[kind] = words[head]
+    if not named:
+        return []
+    rows = graph.ro_query(ENTITIES_BY_TYPE, {"types": list(named), "limit": limit})
+    return [SeedEntity(key, name, "type", named[kind]) for key, name, kind in rows]
+
+
+def keyword_query(content: list[str]) -> str:
+    """A full-text query of the content words, any of them: words only, no operators."""
+    words = re.findall(r"[^\W_]+", " ".join(content))
+    return " | ".join(dict.fromkeys(w.lower() for w in words))
+
+
+def by_keyword(graph: GraphHandle, query: str, limit: int) -> list[tuple[str, float]]:
+    if not query:
+        return []
+    rows = graph.ro_query(KEYWORD_SEARCH, {"query": query, "limit": limit})
+    return [(chunk_id, float(score)) for chunk_id, score in rows]
