@@ -19,11 +19,21 @@ from .errors import (
     IndexNotReady,
     InputNotFound,
     InvalidDocument,
+    InvalidQuestion,
     InvalidScopeName,
     RuntimeFailure,
     StoreError,
     StoreUnavailable,
     UsageError,
+)
+from .extract.offline import Candidate, Extractor, OfflineExtractor
+from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+from .retrieve.evidence import (
+    Evidence,
+    EvidenceItem,
+    TraversalPolicy,
+    Verdict,
+    VerdictState,
 )
 from .text.citations import cite
 from .text.fold import FoldedText
@@ -45,12 +55,18 @@ except _PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0+unknown"
 
 __all__ = [
+    "Candidate",
     "Chunk",
     "Citation",
     "CitegraphError",
     "ConfigError",
     "Document",
     "DocumentNotFound",
+    "EntityFact",
+    "Evidence",
+    "EvidenceItem",
+    "Extractor",
+    "Facts",
     "FoldedText",
     "Grounding",
     "IndexNotReady",
@@ -58,17 +74,25 @@ __all__ = [
     "IngestStatus",
     "InputNotFound",
     "InvalidDocument",
+    "InvalidQuestion",
     "InvalidScopeName",
     "NotFoundReason",
+    "OfflineExtractor",
+    "Passage",
     "QuoteMatch",
     "QuoteNotFound",
+    "RelationFact",
+    "RememberResult",
     "RuntimeFailure",
     "Scope",
     "Settings",
     "StoreError",
     "StoreUnavailable",
     "TextOrigin",
+    "TraversalPolicy",
     "UsageError",
+    "Verdict",
+    "VerdictState",
     "Workspace",
     "__version__",
     "cite",
