@@ -25,6 +25,7 @@ from . import workspace as ws_module
 from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
+from .retrieve.evidence import Evidence
 from .types import Chunk, Document, IngestResult, TextOrigin
 
 app = typer.Typer(
@@ -297,6 +298,72 @@ def delete(
         out.print_json(json.dumps({"deleted": _doc_json(removed)}))
     else:
         out.print(f"deleted {escape(removed.name)} ({removed.id}, {removed.chunk_count} chunks)")
+
+
+_VERDICT_COLOURS = {
+    "grounded": "green",
+    "related": "yellow",
+    "uncited": "yellow",
+    "nothing_stored": "red",
+    "could_not_judge": "magenta",
+}
+
+
+def _evidence_json(evidence: Evidence) -> dict[str, Any]:
+    data = asdict(evidence)
+    data["verdict"]["state"] = evidence.verdict.state.value
+    policy = evidence.policy
+    data["policy"]["relation_types"] = (
+        sorted(policy.relation_types) if policy.relation_types is not None else None
+    )
+    return data
+
+
+@app.command()
+def context(
+    question: Annotated[str, typer.Argument(help="A standalone question, in plain words.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    k: Annotated[int, typer.Option("--k", help="How many items to return (1 to 50).")] = 8,
+    hops: Annotated[int, typer.Option("--hops", help="Graph steps from the seeds (0 to 3).")] = 2,
+) -> None:
+    """Gather the cited evidence for a question and say whether the store covers it.
+
+    Read the verdict first: grounded (every content word covered, something citable),
+    related (the words in 'uncovered' are covered by nothing), uncited, nothing_stored, or
+    could_not_judge (a stage could not run)."""
+    with _workspace(home, url) as ws:
+        evidence = ws.scope(scope).context(question, k=k, hops=hops)
+    if as_json:
+        out.print_json(json.dumps(_evidence_json(evidence)))
+        return
+    verdict = evidence.verdict
+    colour = _VERDICT_COLOURS[verdict.state.value]
+    out.print(f"verdict: [bold {colour}]{verdict.state.value}[/]")
+    if verdict.uncovered:
+        out.print(f"uncovered: {escape(', '.join(verdict.uncovered))}")
+    if verdict.matched_names:
+        out.print(f"stored names matched: {escape(', '.join(verdict.matched_names))}")
+    if verdict.stage:
+        out.print(f"stage that could not run: {verdict.stage} ({escape(verdict.detail)})")
+    for item in evidence.items:
+        pages = f", p. {item.page}" if item.page is not None else ""
+        if item.page is not None and item.end_page != item.page:
+            pages = f", pp. {item.page}-{item.end_page}"
+        out.print(
+            f"\n[bold]{item.id}[/] {escape(item.document_name)} bytes "
+            f"[{item.start_byte}, {item.end_byte}){pages}  (found by {', '.join(item.retrievers)})"
+        )
+        out.print(escape(" ".join(item.text.split())[:400]))
+    for note in evidence.skipped:
+        err.print(f"[dim]{escape(note)}[/]")
+    if evidence.limits_reached:
+        err.print(
+            f"[dim]limits reached: {', '.join(evidence.limits_reached)}; "
+            f"{evidence.omitted_items} item(s) left out[/]"
+        )
 
 
 @app.command()

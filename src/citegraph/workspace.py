@@ -30,6 +30,7 @@ from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
 from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
 from .retrieve.evidence import Evidence, TraversalPolicy
+from .retrieve.keywords import TermStats
 from .store.documents import DocumentRepository
 from .store.embedded import EmbeddedServer
 from .store.entities import EntityRepository
@@ -59,6 +60,8 @@ class Scope:
         self.graph = workspace.store.graph(GRAPH_PREFIX + name)
         self._repo = DocumentRepository(self.graph)
         self._entities = EntityRepository(self.graph)
+        # Word statistics for keyword ranking; this scope's own writes reset them.
+        self._term_stats = TermStats()
         self._ready = False
         self._ready_lock = threading.Lock()
 
@@ -149,6 +152,7 @@ class Scope:
         """Store parsed documents with distinct names; they become visible together."""
         written: dict[str, list[Chunk]] = {}
         repo = self._prepare()
+        self._term_stats = TermStats()
         results = pipeline.store_many(
             repo, group, self.workspace.settings.chunk_bytes, progress, written
         )
@@ -259,7 +263,13 @@ class Scope:
             raise TypeError(f"unexpected arguments: {', '.join(unexpected)}")
         self._prepare()
         return gather(
-            self.graph, question, k=k, hops=hops, budget_bytes=budget_bytes, policy=policy
+            self.graph,
+            question,
+            k=k,
+            hops=hops,
+            budget_bytes=budget_bytes,
+            policy=policy,
+            stats=self._term_stats,
         )
 
     # -- reading ------------------------------------------------------------------------------
@@ -293,6 +303,7 @@ class Scope:
     def delete_document(self, id_or_name: str) -> Document:
         """Remove the document and everything that hangs off it; return what was removed."""
         doc = self.document(id_or_name)
+        self._term_stats = TermStats()
         if self._repo.delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
         self._entities.drop_orphans()

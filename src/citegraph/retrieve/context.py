@@ -12,21 +12,29 @@ from ..text.words import content_words, stem, stems
 from ..types import TextOrigin
 from . import seeds as seeding
 from .evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
+from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
 from .walk import MAX_HOPS, walk
 
 MAX_QUESTION_CHARS = 4000
 MAX_K = 50
 DEFAULT_BUDGET_BYTES = 16_000
-RRF_K = 60  # reciprocal rank fusion: score = sum of 1 / (RRF_K + rank) over the lists
+RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank) over the lists
+WEIGHTS = {"keyword": 1.0, "name": 1.0, "type": 1.0, "graph": 1.0}
 CANDIDATES_PER_LIST = 50
 CONTEXT_PASSAGES = 3
 
 COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
+# Chunks naming the given entities, best first: an entity named in few chunks says more about
+# them than one named everywhere, so each counts ln(1 + chunks / chunks naming it).
 CHUNKS_OF_ENTITIES = """
 UNWIND $keys AS k
-MATCH (e:Entity {key: k})-[:MENTIONED_IN]->(c:Chunk)-[:PART_OF]->(:Document)
-RETURN c.id, count(DISTINCT e) AS n, min(c.ordinal) AS o
-ORDER BY n DESC, o
+MATCH (e:Entity {key: k})-[:MENTIONED_IN]->(c:Chunk)
+WITH e, collect(c) AS named
+WITH named, log(1.0 + toFloat($chunks) / size(named)) AS weight
+UNWIND named AS c
+MATCH (c)-[:PART_OF]->(:Document)
+RETURN c.id, sum(weight) AS s
+ORDER BY s DESC, c.id
 LIMIT $limit
 """
 CHUNK_DETAILS = """
@@ -82,7 +90,8 @@ def _fuse(lists: dict[str, list[str]]) -> dict[str, tuple[float, list[str]]]:
     for retriever, chunk_ids in lists.items():
         for rank, chunk_id in enumerate(dict.fromkeys(chunk_ids), start=1):
             score, found_by = fused.get(chunk_id, (0.0, []))
-            fused[chunk_id] = (score + 1.0 / (RRF_K + rank), [*found_by, retriever])
+            weight = WEIGHTS.get(retriever, 1.0)
+            fused[chunk_id] = (score + weight / (RRF_K + rank), [*found_by, retriever])
     return fused
 
 
@@ -94,8 +103,10 @@ def gather(
     hops: int = 2,
     budget_bytes: int = DEFAULT_BUDGET_BYTES,
     policy: TraversalPolicy | None = None,
+    stats: TermStats | None = None,
 ) -> Evidence:
-    """Evidence for a standalone question (see docs/retrieval.md)."""
+    """Evidence for a standalone question (see docs/retrieval.md). `stats` caches the
+    scope's word statistics between calls."""
     check_question(question, k, hops)
     policy = policy or TraversalPolicy()
     words = content_words(question)
@@ -123,15 +134,16 @@ def gather(
     exact = {seed_name.casefold() for seed_name in (s.name for s in named)}
     close = seeding.by_close_spelling(graph, grams, {g for g in grams if g in exact})
     typed = seeding.by_type_word(graph, question, policy.fanout)
-    keyword_hits = seeding.by_keyword(graph, seeding.keyword_query(words), CANDIDATES_PER_LIST)
+    stats = stats or TermStats()
+    keyword_hits = bm25_ranked(graph, query_words(words), stats, CANDIDATES_PER_LIST)
 
     name_seeds = list(dict.fromkeys(s.key for s in [*named, *close]))
     lists: dict[str, list[str]] = {}
     limits: list[str] = []
     if name_seeds:
-        lists["name"] = _chunks_of(graph, name_seeds)
+        lists["name"] = _chunks_of(graph, name_seeds, stats)
     if typed:
-        lists["type"] = _chunks_of(graph, [s.key for s in typed])
+        lists["type"] = _chunks_of(graph, [s.key for s in typed], stats)
     if keyword_hits:
         lists["keyword"] = [chunk_id for chunk_id, _ in keyword_hits]
     seeds_for_walk = name_seeds or [s.key for s in typed]
@@ -144,12 +156,12 @@ def gather(
         walked = [key for key, hop in sorted(reached.entities.items(), key=lambda kv: kv[1])
                   if hop > 0]  # fmt: skip
         by_hop = sorted(reached.relation_chunks, key=lambda c: reached.relation_chunks[c])
-        walk_chunks = by_hop + (_chunks_of(graph, walked) if walked else [])
+        walk_chunks = by_hop + (_chunks_of(graph, walked, stats) if walked else [])
         if walk_chunks:
             lists["graph"] = walk_chunks
 
     fused = _fuse(lists)
-    ranked = sorted(fused, key=lambda c: (-fused[c][0], c))
+    ranked = _order(fused, keyword_hits, k)
     details = {r.chunk_id: r for r in map(_Row.of, graph.ro_query(CHUNK_DETAILS, {"ids": ranked}))}
     items: list[EvidenceItem] = []
     used = 0
@@ -189,8 +201,35 @@ def gather(
     )
 
 
-def _chunks_of(graph: GraphHandle, keys: list[str]) -> list[str]:
-    rows = graph.ro_query(CHUNKS_OF_ENTITIES, {"keys": keys, "limit": CANDIDATES_PER_LIST})
+# A keyword hit scoring at least this share of the best one keeps its place (see _order).
+STRONG_KEYWORD = 0.5
+
+
+def _order(
+    fused: dict[str, tuple[float, list[str]]], keyword: list[tuple[str, float]], k: int
+) -> list[str]:
+    """Fused order, except that the best keyword hits keep their places: the first half of
+    the k places, and any hit in the top k scoring at least STRONG_KEYWORD of the best. The
+    other places go by fused score, where the graph's and the names' finds weigh in. (Plain
+    fusion let names common to a whole article push good keyword hits out on SQuAD; this kept
+    the keyword recall there and the graph's gain on HotpotQA: docs/benchmarks.md.)"""
+    by_score = sorted(fused, key=lambda c: (-fused[c][0], c))
+    if not keyword:
+        return by_score
+    best = keyword[0][1] or 1.0
+    kept = {c for c, _ in keyword[: k - k // 2]}
+    kept |= {c for c, score in keyword[:k] if score >= STRONG_KEYWORD * best}
+    head = [c for c in by_score if c in kept]
+    others = [c for c in by_score if c not in head]
+    return head + others
+
+
+def _chunks_of(graph: GraphHandle, keys: list[str], stats: TermStats) -> list[str]:
+    if stats.chunks == 0:
+        load_chunk_stats(graph, stats)
+    rows = graph.ro_query(
+        CHUNKS_OF_ENTITIES, {"keys": keys, "limit": CANDIDATES_PER_LIST, "chunks": stats.chunks}
+    )
     return [row[0] for row in rows]
 
 

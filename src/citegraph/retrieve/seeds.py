@@ -37,14 +37,6 @@ MATCH (e:Entity {type: t})
 RETURN e.key, e.name, e.type
 LIMIT $limit
 """
-# Only words go into a full-text query: every operator character is gone before it is built.
-KEYWORD_SEARCH = """
-CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
-MATCH (node)-[:PART_OF]->(:Document)
-RETURN node.id, score
-ORDER BY score DESC
-LIMIT $limit
-"""
 
 
 @dataclass(frozen=True)
@@ -106,16 +98,3 @@ def by_type_word(graph: GraphHandle, question: str, limit: int) -> list[SeedEnti
         return []
     rows = graph.ro_query(ENTITIES_BY_TYPE, {"types": list(named), "limit": limit})
     return [SeedEntity(key, name, "type", named[kind]) for key, name, kind in rows]
-
-
-def keyword_query(content: list[str]) -> str:
-    """A full-text query of the content words, any of them: words only, no operators."""
-    words = re.findall(r"[^\W_]+", " ".join(content))
-    return " | ".join(dict.fromkeys(w.lower() for w in words))
-
-
-def by_keyword(graph: GraphHandle, query: str, limit: int) -> list[tuple[str, float]]:
-    if not query:
-        return []
-    rows = graph.ro_query(KEYWORD_SEARCH, {"query": query, "limit": limit})
-    return [(chunk_id, float(score)) for chunk_id, score in rows]
