@@ -1,0 +1,96 @@
+"""The offline entity layer: names proposed by shape, each mention located before it is kept."""
+
+from __future__ import annotations
+
+from citegraph import OfflineExtractor, Scope
+
+from conftest import dataset
+
+
+def _names(text: str, title: str | None = None) -> set[tuple[str, str]]:
+    return {(c.name, c.type) for c in OfflineExtractor().candidates(text, title)}
+
+
+def test_shapes_of_names() -> None:
+    found = _names(
+        "When the origin-mapper restarts, the checkoutservice calls the payment-gateway and "
+        "the Bank of England. NASA said HTTP2 is fine. Set `cart_id` in getUser first."
+    )
+    assert {
+        ("origin-mapper", "identifier"),
+        ("checkoutservice", "identifier"),
+        ("payment-gateway", "identifier"),
+        ("Bank of England", "name"),
+        ("NASA", "acronym"),
+        ("HTTP2", "acronym"),
+        ("cart_id", "identifier"),
+        ("getUser", "identifier"),
+    } <= found
+    assert not any(name in {"When", "Set", "the"} for name, _ in found)
+
+
+def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
+    assert _names("Use the form. Then wait. Alice waits. Then Alice leaves.") == {("Alice", "name")}
+
+
+def test_a_title_is_proposed_with_its_document() -> None:
+    assert ("Rome Protocols", "title") in _names(
+        "The Rome Protocols were signed.", "Rome Protocols"
+    )
+
+
+def test_mentions_are_located_and_tied_to_their_chunk(scope: Scope) -> None:
+    [result] = scope.ingest(dataset("alice/pg11_alice_body.txt"))
+    doc = result.document
+    assert scope.document(doc.id).extracted
+    stored = scope.stored_text(doc.id)
+    rows = scope.graph.ro_query(
+        "MATCH (e:Entity)-[m:MENTIONED_IN]->(c:Chunk) "
+        "RETURN e.name, m.start_byte, m.end_byte, c.start_byte, c.end_byte LIMIT 2000"
+    )
+    assert len(rows) > 200
+    for name, start, end, chunk_start, chunk_end in rows:
+        assert chunk_start <= start < end <= chunk_end
+        assert stored[start:end].decode().lower() == name.lower()
+    rabbit = scope.graph.ro_query(
+        "MATCH (e:Entity {key: 'name:white rabbit'})-[m:MENTIONED_IN]->() RETURN count(m)"
+    )
+    assert rabbit[0][0] >= 10
+
+
+def test_co_mentions_quote_their_sentence(scope: Scope) -> None:
+    [result] = scope.ingest(
+        b"The checkoutservice calls the payment-gateway. Nothing else happens here.",
+        name="arch.md",
+    )
+    stored = scope.stored_text(result.document.id)
+    rows = scope.graph.ro_query(
+        "MATCH (a:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(b:Entity) "
+        "RETURN a.name, b.name, r.quote, r.start_byte, r.end_byte, r.weak"
+    )
+    assert len(rows) == 1
+    _a, _b, quote, start, end, weak = rows[0]
+    assert weak is True
+    assert quote == "The checkoutservice calls the payment-gateway."
+    assert stored[start:end].decode() == quote
+
+
+def test_same_name_different_types_are_kept_apart(scope: Scope) -> None:
+    scope.ingest(b"The planet Mercury is small.", name="a.txt", title="Mercury")
+    types = scope.graph.ro_query("MATCH (e:Entity {norm: 'mercury'}) RETURN e.type ORDER BY e.type")
+    assert [t for [t] in types] == ["name", "title"]
+
+
+def test_replacing_or_deleting_a_document_takes_its_mentions_and_links(scope: Scope) -> None:
+    scope.ingest(b"Alpha Corp pays Beta Bank. Alpha Corp smiles.", name="a.txt")
+    scope.ingest(b"Gamma Ltd stays.", name="keep.txt")
+    scope.ingest(b"Delta Inc pays Epsilon Bank.", name="a.txt")
+    names = {n for [n] in scope.graph.ro_query("MATCH (e:Entity) RETURN e.name")}
+    assert {"Delta Inc", "Epsilon Bank", "Gamma Ltd"} <= names
+    assert "Alpha Corp" not in names and "Beta Bank" not in names
+    links = scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)")
+    assert links == [[1]]
+    scope.delete_document("a.txt")
+    names = {n for [n] in scope.graph.ro_query("MATCH (e:Entity) RETURN e.name")}
+    assert names == {"Gamma Ltd"}
+    assert scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)") == [[0]]
