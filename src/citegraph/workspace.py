@@ -229,6 +229,7 @@ class Scope:
         self._entities.remember_mentions(mentions)
         relations, asserted = relation_rows(facts.relations, by_name, located, source)
         self._entities.remember_relations(relations)
+        self._term_stats = TermStats()
         unlocated += [
             f"relation {r.source!r} {r.type} {r.target!r}: no passage mentions both ends; "
             "stored as asserted by the caller, never citable"

@@ -25,15 +25,17 @@ CONTEXT_PASSAGES = 3
 
 COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
 # Chunks naming the given entities, best first: an entity named in few chunks says more about
-# them than one named everywhere, so each counts ln(1 + chunks / chunks naming it).
+# them than one named everywhere, so each counts ln(1 + chunks / chunks naming it). Entities
+# named in more than MAX_NAMED chunks say almost nothing and would cost the most: skipped.
+MAX_NAMED = 1000
 CHUNKS_OF_ENTITIES = """
 UNWIND $keys AS k
-MATCH (e:Entity {key: k})-[:MENTIONED_IN]->(c:Chunk)
-WITH e, collect(c) AS named
-WITH named, log(1.0 + toFloat($chunks) / size(named)) AS weight
-UNWIND named AS c
-MATCH (c)-[:PART_OF]->(:Document)
-RETURN c.id, sum(weight) AS s
+MATCH (e:Entity {key: k})
+WITH e, size((e)-[:MENTIONED_IN]->()) AS named
+WHERE 0 < named AND named <= $max_named
+MATCH (e)-[:MENTIONED_IN]->(c:Chunk)-[:PART_OF]->(:Document)
+WITH c, sum(log(1.0 + toFloat($chunks) / named)) AS s
+RETURN c.id, s
 ORDER BY s DESC, c.id
 LIMIT $limit
 """
@@ -129,12 +131,14 @@ def gather(
             detail=f"indexes not ready: {', '.join(pending)} ({IndexNotReady.__name__})",
         ))  # fmt: skip
 
+    stats = stats or TermStats()
     grams = seeding.phrases(question)
     named = seeding.by_name(graph, grams)
     exact = {seed_name.casefold() for seed_name in (s.name for s in named)}
     close = seeding.by_close_spelling(graph, grams, {g for g in grams if g in exact})
-    typed = seeding.by_type_word(graph, question, policy.fanout)
-    stats = stats or TermStats()
+    if stats.entity_types is None:
+        stats.entity_types = seeding.entity_types(graph)
+    typed = seeding.by_type_word(graph, question, policy.fanout, stats.entity_types)
     keyword_hits = bm25_ranked(graph, query_words(words), stats, CANDIDATES_PER_LIST)
 
     name_seeds = list(dict.fromkeys(s.key for s in [*named, *close]))
@@ -162,11 +166,18 @@ def gather(
 
     fused = _fuse(lists)
     ranked = _order(fused, keyword_hits, k)
-    details = {r.chunk_id: r for r in map(_Row.of, graph.ro_query(CHUNK_DETAILS, {"ids": ranked}))}
+    # Details only for the candidates that can still make it in (the rest count as omitted).
+    shortlist = ranked[: 3 * k]
+    details = {
+        r.chunk_id: r for r in map(_Row.of, graph.ro_query(CHUNK_DETAILS, {"ids": shortlist}))
+    }
     items: list[EvidenceItem] = []
     used = 0
     omitted = 0
-    for chunk_id in ranked:
+    omitted += len(ranked) - len(shortlist)
+    if len(ranked) > len(shortlist) and "k" not in limits:
+        limits.append("k")
+    for chunk_id in shortlist:
         row = details.get(chunk_id)
         if row is None:
             continue
@@ -228,7 +239,13 @@ def _chunks_of(graph: GraphHandle, keys: list[str], stats: TermStats) -> list[st
     if stats.chunks == 0:
         load_chunk_stats(graph, stats)
     rows = graph.ro_query(
-        CHUNKS_OF_ENTITIES, {"keys": keys, "limit": CANDIDATES_PER_LIST, "chunks": stats.chunks}
+        CHUNKS_OF_ENTITIES,
+        {
+            "keys": keys,
+            "limit": CANDIDATES_PER_LIST,
+            "chunks": stats.chunks,
+            "max_named": MAX_NAMED,
+        },
     )
     return [row[0] for row in rows]
 

@@ -47,6 +47,7 @@ class TermStats:
     chunks: int = 0
     average_words: float = 1.0
     frequencies: dict[str, int] = field(default_factory=dict)
+    entity_types: list[str] | None = None
 
 
 def query_words(content: list[str]) -> list[str]:

@@ -13,7 +13,7 @@ from ..text.words import STOPWORDS, stem, tokens
 
 # Close spellings: a question phrase matches a stored name when rapidfuzz's ratio (0 to 100)
 # is at least this, the phrase has at least MIN_FUZZY_CHARS characters and shares the name's
-# first two characters. Documented in docs/retrieval.md.
+# first three characters. Documented in docs/retrieval.md.
 FUZZY_THRESHOLD = 88.0
 MIN_FUZZY_CHARS = 5
 MAX_GRAM_WORDS = 5
@@ -28,7 +28,7 @@ UNWIND $prefixes AS p
 MATCH (e:Entity)
 WHERE e.norm STARTS WITH p
 RETURN e.key, e.name, e.norm
-LIMIT 5000
+LIMIT 1000
 """
 ENTITY_TYPES = "MATCH (e:Entity) RETURN DISTINCT e.type LIMIT 1000"
 ENTITIES_BY_TYPE = """
@@ -72,22 +72,27 @@ def by_close_spelling(graph: GraphHandle, grams: list[str], exact: set[str]) -> 
     wanted = [g for g in grams if len(g) >= MIN_FUZZY_CHARS and g not in exact]
     if not wanted:
         return []
-    prefixes = sorted({g[:2] for g in wanted})
+    prefixes = sorted({g[:3] for g in wanted})
     rows = graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefixes})
     found: list[SeedEntity] = []
     for key, name, norm in rows:
         if norm in exact:
             continue
-        scored = [(fuzz.ratio(g, norm), g) for g in wanted if g[:2] == norm[:2]]
+        scored = [(fuzz.ratio(g, norm), g) for g in wanted if g[:3] == norm[:3]]
         best, gram = max(scored, default=(0.0, ""))
         if best >= FUZZY_THRESHOLD:
             found.append(SeedEntity(key, name, "close-spelling", gram))
     return found
 
 
-def by_type_word(graph: GraphHandle, question: str, limit: int) -> list[SeedEntity]:
+def entity_types(graph: GraphHandle) -> list[str]:
+    return [row[0] for row in graph.ro_query(ENTITY_TYPES) if row[0]]
+
+
+def by_type_word(
+    graph: GraphHandle, question: str, limit: int, types: list[str]
+) -> list[SeedEntity]:
     """Entities of a type the question names ("companies" finds entities of type Company)."""
-    types = [row[0] for row in graph.ro_query(ENTITY_TYPES) if row[0]]
     words = {stem(w): w for w in tokens(question) if w.casefold() not in STOPWORDS}
     named: dict[str, str] = {}
     for kind in types:

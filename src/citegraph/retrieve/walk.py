@@ -9,14 +9,14 @@ from .evidence import TraversalPolicy
 
 MAX_HOPS = 3
 
+# Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
+# thousands of links costs no more than the cap; a walk that hits it reports "fanout".
 NEIGHBOURS = """
 UNWIND $keys AS k
 MATCH (a:Entity {key: k})-[r:RELATES]-(b:Entity)
 WHERE ($types IS NULL OR r.type IN $types) AND ($weak OR r.weak = false)
-WITH a, b, r
-ORDER BY r.weak, b.key
-WITH a, collect({key: b.key, chunk: r.chunk_id, citable: r.citable}) AS found
-RETURN a.key, found[..$fanout], size(found)
+RETURN a.key, b.key, r.chunk_id, r.citable
+LIMIT $cap
 """
 
 
@@ -37,27 +37,32 @@ def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolic
     for hop in range(1, hops + 1):
         if not frontier:
             break
+        cap = policy.fanout * len(frontier)
         rows = graph.ro_query(
             NEIGHBOURS,
-            {"keys": frontier, "types": types, "weak": policy.include_weak,
-             "fanout": policy.fanout},
-        )  # fmt: skip
+            {"keys": frontier, "types": types, "weak": policy.include_weak, "cap": cap + 1},
+        )
+        if len(rows) > cap:
+            result.fanout_cut = True
+            rows = rows[:cap]
+        per_entity: dict[str, int] = {}
         next_frontier: list[str] = []
-        for _key, found, total in rows:
-            if total > policy.fanout:
+        for source, neighbour, chunk_id, citable in rows:
+            per_entity[source] = per_entity.get(source, 0) + 1
+            if per_entity[source] > policy.fanout:
                 result.fanout_cut = True
-            for neighbour in found:
-                if neighbour["chunk"] and neighbour["citable"]:
-                    result.relation_chunks.setdefault(neighbour["chunk"], hop)
-                if neighbour["key"] not in result.entities:
-                    result.entities[neighbour["key"]] = hop
-                    next_frontier.append(neighbour["key"])
-        frontier = next_frontier
+                continue
+            if chunk_id and citable:
+                result.relation_chunks.setdefault(chunk_id, hop)
+            if neighbour not in result.entities:
+                result.entities[neighbour] = hop
+                next_frontier.append(neighbour)
+        frontier = next_frontier[: policy.fanout * 4]
     if frontier and hops > 0:
         # Were there more steps to take? One cheap look past the last hop.
         rows = graph.ro_query(
             NEIGHBOURS,
-            {"keys": frontier[:50], "types": types, "weak": policy.include_weak, "fanout": 1},
+            {"keys": frontier[:50], "types": types, "weak": policy.include_weak, "cap": 1},
         )
-        result.hops_cut = any(total > 0 for _k, _f, total in rows)
+        result.hops_cut = bool(rows)
     return result
