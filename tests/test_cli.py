@@ -136,3 +136,27 @@ def test_demo_runs(tmp_path: Path) -> None:
     assert code == 0
     assert "sample_corpus/checkout-service.md" in out
     assert "MISMATCH" not in out and "= stored text" in out
+
+
+def test_context_for_people_and_for_scripts(home: str, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "The checkoutservice calls the payment-gateway to capture the card.\n\n"
+        "The payment-gateway times out after ten seconds.\n"
+    )
+    assert _run("ingest", str(notes), "--home", home)[0] == 0
+    code, out, err = _run("context", "What does the checkoutservice call?", "--home", home)
+    assert code == 0
+    assert "verdict: grounded" in out and "E1 notes.md bytes [0," in out
+    assert "search by meaning was skipped" in " ".join(err.split())
+    code, out, _ = _run(
+        "context", "When does the checkoutservice retry?", "--home", home, "--json", "--k", "1"
+    )
+    evidence = json.loads(out)
+    assert evidence["verdict"]["state"] == "related"
+    assert evidence["verdict"]["uncovered"] == ["retry"]
+    assert len(evidence["items"]) == 1 and evidence["items"][0]["citable"] is True
+    code, _, err = _run("context", "the of and", "--home", home)
+    assert code == 1 and "no content words" in err
+    code, _, err = _run("context", "anything?", "--home", home, "--hops", "4")
+    assert code == 1 and "hops" in err

@@ -12,6 +12,10 @@ from . import workspace
 
 SAMPLE_SCOPE = "sample"
 DEMO_CHUNK_BYTES = 300
+DEMO_QUESTIONS = (
+    "What does checkout do when the payment gateway times out?",
+    "What does checkout do when the payment gateway is on fire?",
+)
 
 
 def sample_dir() -> Path:
@@ -41,6 +45,20 @@ def run(home: Path, console: Console | None = None) -> None:
                 f"  #{chunk.ordinal} bytes [{chunk.start_byte}, {chunk.end_byte}) "
                 f"{'= stored text' if same else 'MISMATCH'}: {' '.join(chunk.text.split())[:56]}…"
             )
+        for question in DEMO_QUESTIONS:
+            evidence = scope.context(question, k=2)
+            verdict = evidence.verdict
+            console.print(f"\n[bold]context:[/] {question}")
+            line = f"  verdict: [bold]{verdict.state.value}[/]"
+            if verdict.uncovered:
+                line += f" (nothing stored about: {', '.join(verdict.uncovered)})"
+            console.print(line)
+            for item in evidence.items[:1]:
+                flat = " ".join(item.text.split())
+                console.print(
+                    f"  {item.id} {item.document_name} bytes [{item.start_byte}, "
+                    f"{item.end_byte}): {flat[:100]}…"
+                )
         console.print(
-            "\nAnswers with citations come in a later release; for now see `citegraph --help`."
+            "\nAnswers with verified quotes come in a later release; see `citegraph --help`."
         )
