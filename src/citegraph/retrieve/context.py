@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IndexNotReady, InvalidQuestion
+from ..extract.mentions import normalise_name
 from ..store.graph import GraphHandle
 from ..store.schema import index_states
 from ..text.words import content_words, stem, stems
@@ -24,10 +26,11 @@ CANDIDATES_PER_LIST = 50
 CONTEXT_PASSAGES = 3
 
 COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
+_BRANCHES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citegraph-context")
 # Chunks naming the given entities, best first: an entity named in few chunks says more about
 # them than one named everywhere, so each counts ln(1 + chunks / chunks naming it). Entities
 # named in more than MAX_NAMED chunks say almost nothing and would cost the most: skipped.
-MAX_NAMED = 1000
+MAX_NAMED = 300
 CHUNKS_OF_ENTITIES = """
 UNWIND $keys AS k
 MATCH (e:Entity {key: k})
@@ -132,25 +135,35 @@ def gather(
         ))  # fmt: skip
 
     stats = stats or TermStats()
+    if stats.chunks == 0:
+        load_chunk_stats(graph, stats)
+    # The keyword branch is independent of the name and graph branch: it runs alongside (the
+    # store answers read queries in parallel), which shortens a call by its slower half.
+    keyword_future = _BRANCHES.submit(
+        bm25_ranked, graph, query_words(words), stats, CANDIDATES_PER_LIST
+    )
     grams = seeding.phrases(question)
+    close_future = _BRANCHES.submit(seeding.by_close_spelling, graph, grams, set())
     named = seeding.by_name(graph, grams)
-    exact = {seed_name.casefold() for seed_name in (s.name for s in named)}
-    close = seeding.by_close_spelling(graph, grams, {g for g in grams if g in exact})
     if stats.entity_types is None:
         stats.entity_types = seeding.entity_types(graph)
     typed = seeding.by_type_word(graph, question, policy.fanout, stats.entity_types)
-    keyword_hits = bm25_ranked(graph, query_words(words), stats, CANDIDATES_PER_LIST)
+    exact_grams = {s.matched for s in named}
+    exact_names = {normalise_name(s.name) for s in named}
+    close = [
+        s
+        for s in close_future.result()
+        if s.matched not in exact_grams and normalise_name(s.name) not in exact_names
+    ]
 
     name_seeds = list(dict.fromkeys(s.key for s in [*named, *close]))
+    name_future = _BRANCHES.submit(_chunks_of, graph, name_seeds, stats) if name_seeds else None
+    type_keys = [s.key for s in typed]
+    type_future = _BRANCHES.submit(_chunks_of, graph, type_keys, stats) if typed else None
     lists: dict[str, list[str]] = {}
     limits: list[str] = []
-    if name_seeds:
-        lists["name"] = _chunks_of(graph, name_seeds, stats)
-    if typed:
-        lists["type"] = _chunks_of(graph, [s.key for s in typed], stats)
-    if keyword_hits:
-        lists["keyword"] = [chunk_id for chunk_id, _ in keyword_hits]
-    seeds_for_walk = name_seeds or [s.key for s in typed]
+    walk_chunks: list[str] = []
+    seeds_for_walk = name_seeds or type_keys
     if seeds_for_walk and hops > 0:
         reached = walk(graph, seeds_for_walk, hops, policy)
         if reached.fanout_cut:
@@ -161,8 +174,15 @@ def gather(
                   if hop > 0]  # fmt: skip
         by_hop = sorted(reached.relation_chunks, key=lambda c: reached.relation_chunks[c])
         walk_chunks = by_hop + (_chunks_of(graph, walked, stats) if walked else [])
-        if walk_chunks:
-            lists["graph"] = walk_chunks
+    if name_future is not None:
+        lists["name"] = name_future.result()
+    if type_future is not None:
+        lists["type"] = type_future.result()
+    keyword_hits = keyword_future.result()
+    if keyword_hits:
+        lists["keyword"] = [chunk_id for chunk_id, _ in keyword_hits]
+    if walk_chunks:
+        lists["graph"] = walk_chunks
 
     fused = _fuse(lists)
     ranked = _order(fused, keyword_hits, k)

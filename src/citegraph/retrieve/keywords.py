@@ -21,18 +21,28 @@ from ..text.words import STOPWORDS, stem, tokens
 K1 = 1.2
 B = 0.75
 CANDIDATES = 200
+DF_CAP_MIN = 2000
 AVERAGE_LENGTH_SAMPLE = 2000
 
+# Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
+# so a small over-fetch keeps the count right without checking every hit.
 CANDIDATE_CHUNKS = """
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
+WITH node, score
+ORDER BY score DESC
+LIMIT $over
 MATCH (node)-[:PART_OF]->(:Document)
 RETURN node.id, node.text, score
-ORDER BY score DESC
 LIMIT $limit
 """
+# Document frequencies are counted up to a cap: past it a word is common, its weight small, and
+# counting every hit would cost the most exactly where it matters least.
 TERM_COUNT = """
-CALL db.idx.fulltext.queryNodes('Chunk', $term) YIELD node
-RETURN count(node)
+UNWIND $terms AS term
+CALL db.idx.fulltext.queryNodes('Chunk', term) YIELD node
+WITH term, node
+LIMIT $cap
+RETURN term, count(node)
 """
 CHUNK_STATS = (
     "MATCH (c:Chunk)-[:PART_OF]->(:Document) RETURN count(c), avg(c.end_byte - c.start_byte)"
@@ -68,16 +78,22 @@ def bm25_ranked(
 ) -> list[tuple[str, float]]:
     if not words:
         return []
-    rows = graph.ro_query(CANDIDATE_CHUNKS, {"query": " | ".join(words), "limit": CANDIDATES})
+    rows = graph.ro_query(
+        CANDIDATE_CHUNKS,
+        {"query": " | ".join(words), "limit": CANDIDATES, "over": CANDIDATES + CANDIDATES // 4},
+    )
     if not rows:
         return []
     if stats.chunks == 0:
         load_chunk_stats(graph, stats)
     query_stems = {stem(w): w for w in words}
+    missing = [w for w in query_stems.values() if w not in stats.frequencies]
+    for word in missing:
+        cap = DF_CAP_MIN
+        rows_df = graph.ro_query(TERM_COUNT, {"terms": [word], "cap": cap})
+        stats.frequencies[word] = int(rows_df[0][1]) if rows_df else 0
     idf: dict[str, float] = {}
     for key, word in query_stems.items():
-        if word not in stats.frequencies:
-            stats.frequencies[word] = int(graph.ro_query(TERM_COUNT, {"term": word})[0][0])
         df = stats.frequencies[word]
         idf[key] = math.log(1 + (stats.chunks - df + 0.5) / (df + 0.5))
     scored: list[tuple[str, float]] = []
