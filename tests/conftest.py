@@ -15,6 +15,9 @@ DATASETS = Path(os.environ.get("CITEGRAPH_DATASETS", ROOT.parent / "shared" / "d
 
 _counter = itertools.count()
 
+# A store that stops answering fails the test in a minute instead of hanging the suite.
+os.environ.setdefault("CITEGRAPH_QUERY_TIMEOUT", "60")
+
 
 def dataset(relative: str) -> Path:
     """A path in the shared data sets; skips the test, saying why, when they are absent."""

@@ -16,6 +16,7 @@ from .errors import (
     CitegraphError,
     ConfigError,
     DocumentNotFound,
+    EmbeddingModelMissing,
     IndexNotReady,
     InputNotFound,
     InvalidDocument,
@@ -28,6 +29,7 @@ from .errors import (
 )
 from .extract.offline import Candidate, Extractor, OfflineExtractor
 from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from .retrieve.evidence import (
     Evidence,
     EvidenceItem,
@@ -62,6 +64,8 @@ __all__ = [
     "ConfigError",
     "Document",
     "DocumentNotFound",
+    "Embedder",
+    "EmbeddingModelMissing",
     "EntityFact",
     "Evidence",
     "EvidenceItem",
@@ -69,6 +73,7 @@ __all__ = [
     "Facts",
     "FoldedText",
     "Grounding",
+    "HashingEmbedder",
     "IndexNotReady",
     "IngestResult",
     "IngestStatus",
@@ -85,6 +90,7 @@ __all__ = [
     "RememberResult",
     "RuntimeFailure",
     "Scope",
+    "SentenceTransformerEmbedder",
     "Settings",
     "StoreError",
     "StoreUnavailable",

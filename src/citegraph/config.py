@@ -26,6 +26,8 @@ class Settings:
     start_timeout_s: float = 30.0
     index_timeout_s: float = 60.0
     extract: bool = True
+    embed_model: str | None = None
+    query_timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
         if self.chunk_bytes < MIN_CHUNK_BYTES:
@@ -36,7 +38,7 @@ class Settings:
             raise ConfigError(
                 f"fsync policy must be one of {', '.join(FSYNC_POLICIES)}, got {self.fsync!r}"
             )
-        if self.start_timeout_s <= 0 or self.index_timeout_s <= 0:
+        if self.start_timeout_s <= 0 or self.index_timeout_s <= 0 or self.query_timeout_s <= 0:
             raise ConfigError("timeouts must be positive")
 
 
@@ -87,4 +89,6 @@ def load_settings(
         start_timeout_s=_number(env, "CITEGRAPH_START_TIMEOUT", 30.0, float, "a number"),
         index_timeout_s=_number(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0, float, "a number"),
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
+        embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
+        query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
     )

@@ -49,6 +49,10 @@ class StoreUnavailable(RuntimeFailure):
     """The graph store cannot be reached, started, or went away during the request."""
 
 
+class EmbeddingModelMissing(RuntimeFailure):
+    """An embedding model is configured but cannot be used (not installed, cannot load)."""
+
+
 class StoreError(RuntimeFailure):
     """The graph store answered with an error."""
 
@@ -61,6 +65,7 @@ __all__ = [
     "CitegraphError",
     "ConfigError",
     "DocumentNotFound",
+    "EmbeddingModelMissing",
     "IndexNotReady",
     "InputNotFound",
     "InvalidDocument",

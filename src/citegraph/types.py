@@ -39,6 +39,8 @@ class Document:
     title: str | None = None
     # Whether entities were extracted from this version (False after a crash in between).
     extracted: bool = False
+    # The embedding model this version's chunks were embedded with, if any.
+    embedded_with: str | None = None
 
     @property
     def page_count(self) -> int:

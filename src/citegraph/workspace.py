@@ -28,14 +28,23 @@ from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
+from .models.embeddings import Embedder, embedder_from_setting
 from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
 from .retrieve.evidence import Evidence, TraversalPolicy
 from .retrieve.keywords import TermStats
+from .retrieve.meaning import embed_documents
 from .store.documents import DocumentRepository
 from .store.embedded import EmbeddedServer
 from .store.entities import EntityRepository
 from .store.graph import FalkorStore, GraphStore
-from .store.schema import ensure_indexes, index_states, wait_for_indexes
+from .store.schema import (
+    INDEXES,
+    VECTOR_INDEX,
+    ensure_indexes,
+    ensure_vector_index,
+    index_states,
+    wait_for_indexes,
+)
 from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -65,11 +74,20 @@ class Scope:
         self._ready = False
         self._ready_lock = threading.Lock()
 
+    @property
+    def _required_indexes(self) -> tuple[tuple[str, str, str], ...]:
+        return (*INDEXES, VECTOR_INDEX) if self.workspace.embedder is not None else INDEXES
+
     def _prepare(self) -> DocumentRepository:
         with self._ready_lock:
             if not self._ready:
                 ensure_indexes(self.graph)
-                wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s)
+                embedder = self.workspace.embedder
+                if embedder is not None:
+                    ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
+                wait_for_indexes(
+                    self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
+                )
                 self._repo.drop_abandoned_staging()
                 self._ready = True
         return self._repo
@@ -168,8 +186,24 @@ class Scope:
             if any(r.status is IngestStatus.REPLACED for r in results):
                 self._entities.drop_orphans()
             results = [replace(r, document=replace(r.document, extracted=True)) for r in results]
-        # The full-text index must be usable before success is reported.
-        wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s)
+        embedder = self.workspace.embedder
+        if embedder is not None:
+            stale = [r.document for r in results if r.document.embedded_with != embedder.name]
+            embed_documents(
+                embedder,
+                stale,
+                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
+                self.graph,
+                repo,
+            )
+            results = [
+                replace(r, document=replace(r.document, embedded_with=embedder.name))
+                for r in results
+            ]
+        # The full-text (and vector) index must be usable before success is reported.
+        wait_for_indexes(
+            self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
+        )
         return results
 
     def _store_grouped(
@@ -271,6 +305,7 @@ class Scope:
             budget_bytes=budget_bytes,
             policy=policy,
             stats=self._term_stats,
+            embedder=self.workspace.embedder,
         )
 
     # -- reading ------------------------------------------------------------------------------
@@ -296,7 +331,7 @@ class Scope:
     def index_states(self) -> dict[str, str]:
         return {
             f"{lab}.{prop} ({kind})": state
-            for (lab, prop, kind), state in index_states(self.graph).items()
+            for (lab, prop, kind), state in index_states(self.graph, self._required_indexes).items()
         }
 
     # -- deleting -----------------------------------------------------------------------------
@@ -314,8 +349,18 @@ class Scope:
 class Workspace:
     """A connection to a graph store: embedded in a home directory, or a FalkorDB server."""
 
-    def __init__(self, settings: Settings, extractor: Extractor | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        extractor: Extractor | None = None,
+        embedder: Embedder | None = None,
+    ):
         self.settings = settings
+        # Search by meaning: an explicit embedder, or the one CITEGRAPH_EMBED_MODEL names. A
+        # configured model that cannot load is an error here, not a silent fallback.
+        self.embedder: Embedder | None = (
+            embedder if embedder is not None else embedder_from_setting(settings.embed_model)
+        )
         # The extractor runs at ingest; None turns extraction off.
         self.extractor: Extractor | None = (
             extractor if extractor is not None else OfflineExtractor() if settings.extract else None
@@ -323,13 +368,15 @@ class Workspace:
         self._server: EmbeddedServer | None = None
         self._closed = False
         if settings.graph_url:
-            self.store: GraphStore = FalkorStore(url=settings.graph_url)
+            self.store: GraphStore = FalkorStore(
+                url=settings.graph_url, timeout_s=settings.query_timeout_s
+            )
             self.where = settings.graph_url
         else:
             self._server = EmbeddedServer(settings.home, settings.fsync, settings.start_timeout_s)
             sock = self._server.join()
             try:
-                self.store = FalkorStore(unix_socket=sock)
+                self.store = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
             except BaseException:
                 self._server.leave()
                 raise
@@ -389,6 +436,7 @@ def open(
     *,
     url: str | None = None,
     chunk_bytes: int | None = None,
+    embedder: Embedder | None = None,
 ) -> Workspace:
     """Open a workspace: the embedded FalkorDB in `home` (default ~/.citegraph, or
     CITEGRAPH_HOME), or the FalkorDB server at `url` (or CITEGRAPH_GRAPH_URL).
@@ -397,4 +445,4 @@ def open(
     settings = load_settings(home=home, url=url)
     if chunk_bytes is not None:
         settings = replace(settings, chunk_bytes=chunk_bytes)
-    return Workspace(settings)
+    return Workspace(settings, embedder=embedder)

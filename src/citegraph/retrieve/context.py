@@ -8,13 +8,15 @@ from typing import Any
 
 from ..errors import IndexNotReady, InvalidQuestion
 from ..extract.mentions import normalise_name
+from ..models.embeddings import Embedder
 from ..store.graph import GraphHandle
-from ..store.schema import index_states
+from ..store.schema import INDEXES, VECTOR_INDEX, index_states
 from ..text.words import content_words, stem, stems
 from ..types import TextOrigin
 from . import seeds as seeding
 from .evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
+from .meaning import NEAREST
 from .walk import MAX_HOPS, walk
 
 MAX_QUESTION_CHARS = 4000
@@ -109,6 +111,7 @@ def gather(
     budget_bytes: int = DEFAULT_BUDGET_BYTES,
     policy: TraversalPolicy | None = None,
     stats: TermStats | None = None,
+    embedder: Embedder | None = None,
 ) -> Evidence:
     """Evidence for a standalone question (see docs/retrieval.md). `stats` caches the
     scope's word statistics between calls."""
@@ -119,20 +122,38 @@ def gather(
         raise InvalidQuestion(
             "the question has no content words (only stopwords and question words)"
         )
-    skipped = ("meaning: no embedding model is configured, so search by meaning was skipped",)
+    skipped: tuple[str, ...] = ()
+    if embedder is None:
+        skipped = ("meaning: no embedding model is configured, so search by meaning was skipped",)
 
     def verdict_only(verdict: Verdict) -> Evidence:
         return Evidence(question, (), (), verdict, tuple(words), skipped=skipped, policy=policy)
 
     if int(graph.ro_query(COUNT_DOCUMENTS)[0][0]) == 0:
         return verdict_only(Verdict(VerdictState.NOTHING_STORED, detail="the scope is empty"))
-    states = index_states(graph)
-    pending = [f"{lab}.{prop}" for (lab, prop, _), st in states.items() if st != "OPERATIONAL"]
+    required = (*INDEXES, VECTOR_INDEX) if embedder is not None else INDEXES
+    states = index_states(graph, required)
+    pending = [(lab, prop, kind) for (lab, prop, kind), st in states.items() if st != "OPERATIONAL"]
     if pending:
         return verdict_only(Verdict(
-            VerdictState.COULD_NOT_JUDGE, stage="keyword",
-            detail=f"indexes not ready: {', '.join(pending)} ({IndexNotReady.__name__})",
+            VerdictState.COULD_NOT_JUDGE,
+            stage="meaning" if all(p == VECTOR_INDEX for p in pending) else "keyword",
+            detail="indexes not ready: "
+            + ", ".join(f"{lab}.{prop}" for lab, prop, _ in pending)
+            + f" ({IndexNotReady.__name__})",
         ))  # fmt: skip
+    meaning_future = None
+    if embedder is not None:
+        try:
+            [vector] = embedder.embed([question])
+        except Exception as exc:  # a model that fails is reported, never read as "nothing"
+            return verdict_only(Verdict(
+                VerdictState.COULD_NOT_JUDGE, stage="meaning",
+                detail=f"the embedding model {embedder.name!r} failed: {exc}",
+            ))  # fmt: skip
+        meaning_future = _BRANCHES.submit(
+            graph.ro_query, NEAREST, {"k": CANDIDATES_PER_LIST, "vector": vector}
+        )
 
     stats = stats or TermStats()
     if stats.chunks == 0:
@@ -183,6 +204,10 @@ def gather(
         lists["keyword"] = [chunk_id for chunk_id, _ in keyword_hits]
     if walk_chunks:
         lists["graph"] = walk_chunks
+    if meaning_future is not None:
+        nearest = [row[0] for row in meaning_future.result()]
+        if nearest:
+            lists["meaning"] = nearest
 
     fused = _fuse(lists)
     ranked = _order(fused, keyword_hits, k)

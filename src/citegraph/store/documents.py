@@ -23,7 +23,8 @@ from .graph import GraphHandle
 
 _DOC_FIELDS = (
     "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
-    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts, d.title, d.extracted"
+    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts, d.title, d.extracted, "
+    "d.embedded_with"
 )
 _CHUNK_FIELDS = (
     "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
@@ -115,6 +116,7 @@ DELETE d
 RETURN size(chunks)
 """
 MARK_EXTRACTED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true"
+MARK_EMBEDDED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.embedded_with = $model"
 LIST_STAGING = (
     "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
 )
@@ -143,6 +145,7 @@ def _doc(row: list[Any]) -> Document:
         id=row[0], name=row[1], media_type=row[2], sha256=row[3], size_bytes=row[4],
         chunk_count=row[5], ingested_at=row[6], origin=origin,
         page_starts=tuple(row[10] or ()), title=row[11], extracted=bool(row[12]),
+        embedded_with=row[13],
     )  # fmt: skip
 
 
@@ -201,6 +204,9 @@ class DocumentRepository:
 
     def mark_extracted(self, doc_ids: list[str]) -> None:
         self.graph.query(MARK_EXTRACTED, {"ids": doc_ids})
+
+    def mark_embedded(self, doc_ids: list[str], model: str) -> None:
+        self.graph.query(MARK_EMBEDDED, {"ids": doc_ids, "model": model})
 
     def delete(self, doc_id: str) -> int | None:
         """Delete a document and its chunks; the number of chunks, or None if not there."""

@@ -42,7 +42,9 @@ def _translate(exc: Exception, what: str) -> Exception:
     # BusyLoadingError is a ConnectionError in redis-py: test it first.
     if isinstance(exc, redis.exceptions.BusyLoadingError):
         return StoreUnavailable(f"the graph store is still loading its data ({what})")
-    if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+    if isinstance(exc, redis.exceptions.TimeoutError):
+        return StoreUnavailable(f"the graph store gave no answer in time during {what}: {exc}")
+    if isinstance(exc, redis.exceptions.ConnectionError):
         return StoreUnavailable(f"the graph store went away during {what}: {exc}")
     return StoreError(f"the graph store refused {what}: {exc}")
 
@@ -80,14 +82,22 @@ class FalkorGraph:
 class FalkorStore:
     """FalkorDB through the official client, over a unix socket or a redis:// URL."""
 
-    def __init__(self, *, unix_socket: str | None = None, url: str | None = None):
+    def __init__(
+        self,
+        *,
+        unix_socket: str | None = None,
+        url: str | None = None,
+        timeout_s: float | None = None,
+    ):
         if (unix_socket is None) == (url is None):
             raise ValueError("give exactly one of unix_socket and url")
+        # A store that stops answering (FalkorDB 4.16.3 was seen to deadlock once, in the
+        # tests) must end in an error after `timeout_s`, not hang its caller forever.
         try:
             if url is not None:
-                self._db = falkordb.FalkorDB.from_url(url)
+                self._db = falkordb.FalkorDB.from_url(url, socket_timeout=timeout_s)
             else:
-                self._db = falkordb.FalkorDB(unix_socket_path=unix_socket)
+                self._db = falkordb.FalkorDB(unix_socket_path=unix_socket, socket_timeout=timeout_s)
         except (redis.exceptions.RedisError, ValueError) as exc:
             raise StoreUnavailable(f"cannot connect to the graph store: {exc}") from exc
         self.where = url if url is not None else f"unix://{unix_socket}"

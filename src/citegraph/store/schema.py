@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from ..errors import IndexNotReady
+from ..errors import ConfigError, IndexNotReady
 from .graph import GraphHandle
 
 # (label, property, kind) for every index a scope needs.
@@ -34,6 +34,16 @@ _LIST_INDEXES = (
 _CREATE_RANGE = "CREATE INDEX FOR (n:{label}) ON (n.{prop})"
 _CREATE_FULLTEXT = "CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')"
 _CREATE_EDGE = "CREATE INDEX FOR ()-[r:{label}]-() ON (r.{prop})"
+# The vector index's dimension comes from the embedder (an int), never from user text.
+_CREATE_VECTOR = (
+    "CREATE VECTOR INDEX FOR (c:Chunk) ON (c.embedding) "
+    "OPTIONS {{dimension: {dimensions}, similarityFunction: 'cosine'}}"
+)
+VECTOR_INDEX = ("Chunk", "embedding", "VECTOR")
+SCOPE_EMBEDDING = "MERGE (s:ScopeInfo {id: 'scope'}) RETURN s.embed_model, s.dimensions"
+SET_SCOPE_EMBEDDING = (
+    "MERGE (s:ScopeInfo {id: 'scope'}) SET s.embed_model = $model, s.dimensions = $dimensions"
+)
 
 
 def _existing(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
@@ -56,17 +66,35 @@ def ensure_indexes(graph: GraphHandle) -> None:
         graph.query(template.format(label=label, prop=prop))
 
 
-def index_states(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
+def ensure_vector_index(graph: GraphHandle, model: str, dimensions: int) -> None:
+    """Create the vector index for this embedder; refuse a model of another dimension."""
+    [[stored_model, stored_dimensions]] = graph.query(SCOPE_EMBEDDING)
+    if stored_dimensions is not None and int(stored_dimensions) != dimensions:
+        raise ConfigError(
+            f"graph {graph.name!r} holds {stored_dimensions}-dimensional embeddings from "
+            f"{stored_model!r}; {model!r} makes {dimensions}: use one model per scope"
+        )
+    if VECTOR_INDEX not in _existing(graph):
+        graph.query(_CREATE_VECTOR.format(dimensions=int(dimensions)))
+    graph.query(SET_SCOPE_EMBEDDING, {"model": model, "dimensions": dimensions})
+
+
+Required = tuple[tuple[str, str, str], ...]
+
+
+def index_states(
+    graph: GraphHandle, required: Required = INDEXES
+) -> dict[tuple[str, str, str], str]:
     """Each required index and its state ('OPERATIONAL', 'UNDER CONSTRUCTION', or 'MISSING')."""
     existing = _existing(graph)
-    return {key: existing.get(key, "MISSING") for key in INDEXES}
+    return {key: existing.get(key, "MISSING") for key in required}
 
 
-def wait_for_indexes(graph: GraphHandle, timeout_s: float) -> None:
+def wait_for_indexes(graph: GraphHandle, timeout_s: float, required: Required = INDEXES) -> None:
     """Return when every required index is operational; raise `IndexNotReady` otherwise."""
     deadline = time.monotonic() + timeout_s
     while True:
-        pending = {k: v for k, v in index_states(graph).items() if v != "OPERATIONAL"}
+        pending = {k: v for k, v in index_states(graph, required).items() if v != "OPERATIONAL"}
         if not pending:
             return
         if time.monotonic() >= deadline:

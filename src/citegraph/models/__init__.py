@@ -1,0 +1,1 @@
+"""Model seams: embedders (chat models come with answers)."""

@@ -1,0 +1,65 @@
+"""Search by meaning: chunk embeddings in a vector index, written after ingest, queried by
+`context` when an embedder is configured."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..models.embeddings import Embedder
+from ..store.documents import DocumentRepository
+from ..store.graph import GraphHandle
+from ..types import Chunk, Document
+
+BATCH = 64
+WRITE_EMBEDDINGS = """
+UNWIND $rows AS r
+MATCH (c:Chunk {id: r.id})
+SET c.embedding = vecf32(r.vector)
+"""
+# Cosine distance: smaller is closer. Only chunks of committed documents count.
+NEAREST = """
+CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($vector)) YIELD node, score
+MATCH (node)-[:PART_OF]->(:Document)
+RETURN node.id, score
+ORDER BY score, node.id
+"""
+
+
+def embed_documents(
+    embedder: Embedder,
+    documents: Iterable[Document],
+    chunks_of: Callable[[Document], Iterable[Chunk]],
+    graph: GraphHandle,
+    docs: DocumentRepository,
+) -> int:
+    """Embed every chunk of `documents` and mark them embedded; the number of chunks."""
+    done: list[str] = []
+    batch: list[Chunk] = []
+    count = 0
+
+    def flush() -> None:
+        vectors = embedder.embed([c.text for c in batch])
+        rows = [{"id": c.id, "vector": v} for c, v in zip(batch, vectors, strict=True)]
+        graph.query(WRITE_EMBEDDINGS, {"rows": rows})
+        batch.clear()
+
+    for document in documents:
+        for chunk in chunks_of(document):
+            batch.append(chunk)
+            count += 1
+            if len(batch) >= BATCH:
+                flush()
+        done.append(document.id)
+    if batch:
+        flush()
+    if done:
+        docs.mark_embedded(done, embedder.name)
+    return count
+
+
+def by_meaning(
+    graph: GraphHandle, embedder: Embedder, question: str, limit: int
+) -> list[tuple[str, float]]:
+    [vector] = embedder.embed([question])
+    rows = graph.ro_query(NEAREST, {"k": limit, "vector": vector})
+    return [(chunk_id, float(distance)) for chunk_id, distance in rows]
