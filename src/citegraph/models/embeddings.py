@@ -77,7 +77,12 @@ class SentenceTransformerEmbedder:
                 f"embedding model {model!r} could not be loaded: {exc}"
             ) from exc
         self.name = model
-        self.dimensions = int(self._model.get_sentence_embedding_dimension())
+        # Newer sentence-transformers renamed the method; older ones only have the first.
+        measure = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
+        self.dimensions = int(measure())
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         vectors = self._model.encode(list(texts), normalize_embeddings=True)
