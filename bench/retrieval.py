@@ -26,6 +26,7 @@ from pathlib import Path
 import bm25s
 
 import citegraph
+from citegraph.models.embeddings import embedder_from_setting
 from citegraph.text.words import STOPWORDS, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,11 +141,19 @@ def main() -> int:
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
     parser.add_argument("--only", choices=["squad", "hotpot"], default=None)
+    parser.add_argument(
+        "--embed",
+        default=None,
+        help="also search by meaning with this embedding model (CITEGRAPH_EMBED_MODEL syntax)",
+    )
     args = parser.parse_args()
+    embedder = embedder_from_setting(args.embed)
+    if embedder is not None:
+        print(f"search by meaning with {embedder.name}")
     if not args.datasets.exists():
         print(f"data sets not found at {args.datasets}")
         return 1
-    with tempfile.TemporaryDirectory() as home, citegraph.open(home) as ws:
+    with tempfile.TemporaryDirectory() as home, citegraph.open(home, embedder=embedder) as ws:
         if args.only in (None, "hotpot"):
             hotpot(ws, args.datasets, args.limit)
         if args.only in (None, "squad"):

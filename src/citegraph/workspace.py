@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import hashlib
 import re
 import threading
 import weakref
@@ -13,17 +12,8 @@ from pathlib import Path
 
 from .config import Settings, load_settings
 from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
-from .extract.mentions import entity_key, normalise_name
 from .extract.offline import Extractor, OfflineExtractor
-from .extract.remember import (
-    Facts,
-    Located,
-    Passage,
-    RememberResult,
-    check_facts,
-    locate_mentions,
-    relation_rows,
-)
+from .extract.remember import Facts, Passage, RememberResult, store_facts
 from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
@@ -231,52 +221,16 @@ class Scope:
         `source`; each mention is located in its passage before it is stored; a relation is
         citable only when one chunk mentions both ends. What could not be located is returned
         in `unlocated`, not stored as if it were grounded."""
-        facts = facts or Facts()
-        by_name = check_facts(source, facts, passages)
-        origin = TextOrigin("remembered", source, "remember")
-        named = [
-            (f"{source} / passage {hashlib.sha256(p.text.encode()).hexdigest()[:12]}",
-             p.text.encode("utf-8"))
-            for p in passages
-        ]  # fmt: skip
-        results = self.ingest_many(named, media_type="text/plain", origin=origin)
-        self._entities.write_entities([
-            {"key": entity_key(e.name, e.type), "name": e.name, "type": e.type,
-             "norm": normalise_name(e.name)}
-            for e in by_name.values()
-        ])  # fmt: skip
-        located = Located()
-        mentions: list[dict[str, object]] = []
-        unlocated: list[str] = []
-        by_doc = {r.document.name: r.document for r in results}
-        for index, (passage, (name, _)) in enumerate(zip(passages, named, strict=True), 1):
-            document = by_doc[name]
-            rows, missing = locate_mentions(
-                passage, index, document, list(self.chunks(document.id)), by_name, located
-            )
-            mentions += rows
-            unlocated += missing
-        self._entities.write_entities([
-            {"key": r["key"], "name": r["name"], "type": r["type"], "norm": r["norm"]}
-            for r in mentions
-        ])  # fmt: skip
-        self._entities.remember_mentions(mentions)
-        relations, asserted = relation_rows(facts.relations, by_name, located, source)
-        self._entities.remember_relations(relations)
-        self._term_stats = TermStats()
-        unlocated += [
-            f"relation {r.source!r} {r.type} {r.target!r}: no passage mentions both ends; "
-            "stored as asserted by the caller, never citable"
-            for r in asserted
-        ]
-        return RememberResult(
-            documents=tuple(r.document for r in results),
-            entities=len(by_name),
-            mentions_located=len(mentions),
-            relations_grounded=len(relations) - len(asserted),
-            relations_asserted=tuple(asserted),
-            unlocated=tuple(unlocated),
+        result = store_facts(
+            lambda items, origin: self.ingest_many(items, media_type="text/plain", origin=origin),
+            lambda doc_id: list(self.chunks(doc_id)),
+            self._entities,
+            source,
+            facts or Facts(),
+            passages,
         )
+        self._term_stats = TermStats()
+        return result
 
     def context(
         self,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..store.entities import EntityRepository
 from ..text.fold import FoldedText
 from ..text.sentences import sentence_spans
-from ..types import Chunk, Document
+from ..types import Chunk, Document, IngestResult, TextOrigin
 from .mentions import entity_key, locate_name, normalise_name
 
 
@@ -154,3 +156,61 @@ def relation_rows(
             "end_byte": chunk.start_byte + folded.byte_offset(end_char),
         })  # fmt: skip
     return rows, asserted
+
+
+IngestPassages = Callable[[list[tuple[str, bytes]], TextOrigin], list[IngestResult]]
+ChunksOf = Callable[[str], list[Chunk]]
+
+
+def store_facts(
+    ingest: IngestPassages,
+    chunks_of: ChunksOf,
+    entities: EntityRepository,
+    source: str,
+    facts: Facts,
+    passages: Sequence[Passage],
+) -> RememberResult:
+    """The work of `Scope.remember` (see its docstring)."""
+    by_name = check_facts(source, facts, passages)
+    named = [
+        (f"{source} / passage {hashlib.sha256(p.text.encode()).hexdigest()[:12]}",
+         p.text.encode("utf-8"))
+        for p in passages
+    ]  # fmt: skip
+    results = ingest(named, TextOrigin("remembered", source, "remember"))
+    entities.write_entities([
+        {"key": entity_key(e.name, e.type), "name": e.name, "type": e.type,
+         "norm": normalise_name(e.name)}
+        for e in by_name.values()
+    ])  # fmt: skip
+    located = Located()
+    mentions: list[dict[str, Any]] = []
+    unlocated: list[str] = []
+    by_doc = {r.document.name: r.document for r in results}
+    for index, (passage, (name, _)) in enumerate(zip(passages, named, strict=True), 1):
+        document = by_doc[name]
+        rows, missing = locate_mentions(
+            passage, index, document, chunks_of(document.id), by_name, located
+        )
+        mentions += rows
+        unlocated += missing
+    entities.write_entities([
+        {"key": r["key"], "name": r["name"], "type": r["type"], "norm": r["norm"]}
+        for r in mentions
+    ])  # fmt: skip
+    entities.remember_mentions(mentions)
+    relations, asserted = relation_rows(facts.relations, by_name, located, source)
+    entities.remember_relations(relations)
+    unlocated += [
+        f"relation {r.source!r} {r.type} {r.target!r}: no passage mentions both ends; "
+        "stored as asserted by the caller, never citable"
+        for r in asserted
+    ]
+    return RememberResult(
+        documents=tuple(r.document for r in results),
+        entities=len(by_name),
+        mentions_located=len(mentions),
+        relations_grounded=len(relations) - len(asserted),
+        relations_asserted=tuple(asserted),
+        unlocated=tuple(unlocated),
+    )
