@@ -5,11 +5,14 @@ from __future__ import annotations
 import atexit
 import re
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from .answer.ask import answer_from
+from .answer.types import Answer
 from .config import Settings, load_settings
 from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
 from .extract.offline import Extractor, OfflineExtractor
@@ -18,6 +21,7 @@ from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
+from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
 from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
 from .retrieve.evidence import Evidence, TraversalPolicy
@@ -231,6 +235,15 @@ class Scope:
         )
         self._term_stats = TermStats()
         return result
+
+    def ask(
+        self, question: str, *, k: int = 8, hops: int = 2, model: ChatModel | None = None
+    ) -> Answer:
+        """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
+        model, the offline extractive answerer quotes the evidence."""
+        started = time.perf_counter()
+        evidence = self.context(question, k=k, hops=hops)
+        return answer_from(question, evidence, model, (time.perf_counter() - started) * 1000)
 
     def context(
         self,

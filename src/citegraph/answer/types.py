@@ -1,0 +1,58 @@
+"""Answer, its claims and citations, refusal reasons, and the receipt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..retrieve.evidence import Evidence
+from ..types import Citation
+
+
+class Disposition(StrEnum):
+    ANSWERED = "answered"
+    REFUSED = "refused"
+
+
+class RefusalReason(StrEnum):
+    NO_EVIDENCE = "no-evidence"  # retrieval found nothing to cite; no chat call made
+    MODEL_DECLINED = "model-declined"  # the model said the evidence does not answer it
+    UNREADABLE_RESPONSE = "unreadable-response"  # not the JSON asked for
+    NO_CITATIONS = "no-citations"  # the answer, or one claim, cites nothing
+    CITATION_NOT_FOUND = "citation-not-found"  # a quote is not in the item it names
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    citations: tuple[Citation, ...]
+    evidence_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Receipt:
+    answerer: str
+    chat_calls: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    retrieval_ms: float = 0.0
+    answer_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`answered`: text and claims with verified citations. `refused`: a reason, no text."""
+
+    question: str
+    disposition: Disposition
+    evidence: Evidence
+    receipt: Receipt
+    text: str | None = None
+    claims: tuple[Claim, ...] = ()
+    reason: RefusalReason | None = None
+    detail: str = ""
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        return tuple(c for claim in self.claims for c in claim.citations)
