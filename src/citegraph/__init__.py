@@ -11,6 +11,8 @@ with citegraph.open() as ws:            # embedded FalkorDB in ~/.citegraph
 from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
+from .answer.extractive import ExtractiveAnswerer
+from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
 from .config import Settings, load_settings
 from .errors import (
     CitegraphError,
@@ -29,6 +31,7 @@ from .errors import (
 )
 from .extract.offline import Candidate, Extractor, OfflineExtractor
 from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
 from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from .retrieve.evidence import (
     Evidence,
@@ -57,11 +60,16 @@ except _PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0+unknown"
 
 __all__ = [
+    "Answer",
     "Candidate",
+    "ChatModel",
+    "ChatReply",
     "Chunk",
     "Citation",
     "CitegraphError",
+    "Claim",
     "ConfigError",
+    "Disposition",
     "Document",
     "DocumentNotFound",
     "Embedder",
@@ -69,6 +77,7 @@ __all__ = [
     "EntityFact",
     "Evidence",
     "EvidenceItem",
+    "ExtractiveAnswerer",
     "Extractor",
     "Facts",
     "FoldedText",
@@ -81,15 +90,19 @@ __all__ = [
     "InvalidDocument",
     "InvalidQuestion",
     "InvalidScopeName",
+    "Message",
     "NotFoundReason",
     "OfflineExtractor",
     "Passage",
     "QuoteMatch",
     "QuoteNotFound",
+    "Receipt",
+    "RefusalReason",
     "RelationFact",
     "RememberResult",
     "RuntimeFailure",
     "Scope",
+    "ScriptedChat",
     "SentenceTransformerEmbedder",
     "Settings",
     "StoreError",
