@@ -102,7 +102,7 @@ def test_errors_are_one_line_with_an_exit_code(
 def test_help_teaches() -> None:
     code, out, _ = _run("--help")
     assert code == 0
-    for command in ("ingest", "docs", "show", "delete", "scopes", "demo"):
+    for command in ("ingest", "docs", "show", "delete", "context", "ask", "scopes", "demo"):
         assert command in out
     assert "Exit codes" in out
     code, out, _ = _run("ingest", "--help")
@@ -136,6 +136,7 @@ def test_demo_runs(tmp_path: Path) -> None:
     assert code == 0
     assert "sample_corpus/checkout-service.md" in out
     assert "MISMATCH" not in out and "= stored text" in out
+    assert "verified)" in out and "refused (model-declined)" in out
 
 
 def test_context_for_people_and_for_scripts(home: str, tmp_path: Path) -> None:
@@ -160,3 +161,24 @@ def test_context_for_people_and_for_scripts(home: str, tmp_path: Path) -> None:
     assert code == 1 and "no content words" in err
     code, _, err = _run("context", "anything?", "--home", home, "--hops", "4")
     assert code == 1 and "hops" in err
+
+
+def test_ask_answers_with_verified_quotes_or_refuses(home: str, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "When the payment gateway times out, checkout releases the reserved stock.\n\n"
+        "The pricing service keeps a pool of 64 database connections.\n"
+    )
+    assert _run("ingest", str(notes), "--home", home)[0] == 0
+    code, out, _ = _run("ask", "What does checkout do when the gateway times out?", "--home", home)
+    assert code == 0 and "answered by extractive" in out
+    assert "releases the reserved stock" in out
+    code, out, _ = _run(
+        "ask", "What does checkout do when the gateway catches fire?", "--home", home, "--json"
+    )
+    assert code == 4
+    answer = json.loads(out)
+    assert answer["disposition"] == "refused" and answer["reason"] == "model-declined"
+    assert answer["text"] is None and answer["claims"] == []
+    code, out, _ = _run("ask", "Who won the chess final in Reykjavik?", "--home", home)
+    assert code == 4 and "refused (no-evidence)" in " ".join(out.split())

@@ -1,7 +1,8 @@
 """The `citegraph` command: a thin layer over the workspace API.
 
 Exit codes: 0 success, 1 bad input (a file that cannot be stored, a document that is not there),
-2 a command-line mistake, 3 a runtime failure (the graph store is down, an index is not ready).
+2 a command-line mistake, 3 a runtime failure (the graph store is down, an index is not ready),
+4 an answer refused (`ask`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from . import workspace as ws_module
+from .answer.types import Answer
 from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
@@ -36,7 +38,8 @@ app = typer.Typer(
         "The store lives in --home (default ~/.citegraph, or $CITEGRAPH_HOME); set "
         "$CITEGRAPH_GRAPH_URL or --url to use a FalkorDB server instead. Each --scope is a "
         "separate graph.\n\n"
-        "Exit codes: 0 ok, 1 bad input, 2 command-line mistake, 3 store or runtime failure."
+        "Exit codes: 0 ok, 1 bad input, 2 command-line mistake, 3 store or runtime failure, "
+        "4 answer refused."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -364,6 +367,58 @@ def context(
             f"[dim]limits reached: {', '.join(evidence.limits_reached)}; "
             f"{evidence.omitted_items} item(s) left out[/]"
         )
+
+
+def _answer_json(answer: Answer) -> dict[str, Any]:
+    return {
+        "question": answer.question,
+        "disposition": answer.disposition.value,
+        "text": answer.text,
+        "reason": answer.reason.value if answer.reason else None,
+        "detail": answer.detail,
+        "problems": list(answer.problems),
+        "claims": [
+            {"text": c.text, "citations": [asdict(x) for x in c.citations]} for c in answer.claims
+        ],
+        "receipt": asdict(answer.receipt),
+        "evidence": _evidence_json(answer.evidence),
+    }
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="A standalone question, in plain words.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+) -> None:
+    """Answer with quotes proven to be in the stored text, or refuse and say why.
+
+    Without a chat model (the default here), the offline extractive answerer quotes the best
+    evidence sentences; every quote is verified the same way a model's would be. A refusal
+    exits with code 4."""
+    with _workspace(home, url) as ws:
+        answer = ws.scope(scope).ask(question, k=k)
+    if as_json:
+        out.print_json(json.dumps(_answer_json(answer)))
+    elif answer.disposition.value == "answered":
+        out.print(
+            f"[bold green]answered[/] by {answer.receipt.answerer}: {escape(answer.text or '')}"
+        )
+        for claim in answer.claims:
+            for c in claim.citations:
+                pages = f", p. {c.page}" if c.page is not None else ""
+                out.print(
+                    f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
+                    f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"
+                )
+    else:
+        reason = answer.reason.value if answer.reason else "refused"
+        out.print(f"[bold red]refused[/] ({reason}): {escape(answer.detail)}")
+    if answer.disposition.value != "answered":
+        raise typer.Exit(4)
 
 
 @app.command()

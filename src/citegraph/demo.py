@@ -59,6 +59,18 @@ def run(home: Path, console: Console | None = None) -> None:
                     f"  {item.id} {item.document_name} bytes [{item.start_byte}, "
                     f"{item.end_byte}): {flat[:100]}…"
                 )
-        console.print(
-            "\nAnswers with verified quotes come in a later release; see `citegraph --help`."
-        )
+        for question in DEMO_QUESTIONS:
+            answer = scope.ask(question)
+            console.print(f"\n[bold]ask:[/] {question}")
+            if answer.disposition.value == "answered":
+                console.print(f"  answered by the {answer.receipt.answerer} answerer:")
+                for citation in answer.citations:
+                    flat = " ".join(citation.quote.split())
+                    console.print(
+                        f"  “{flat}”  ({citation.document_id}, bytes "
+                        f"[{citation.start_byte}, {citation.end_byte}), verified)"
+                    )
+            else:
+                reason = answer.reason.value if answer.reason else "refused"
+                console.print(f"  refused ({reason}): {answer.detail}")
+        console.print("\nMore: `citegraph --help`.")
