@@ -182,3 +182,22 @@ def test_ask_answers_with_verified_quotes_or_refuses(home: str, tmp_path: Path) 
     assert answer["text"] is None and answer["claims"] == []
     code, out, _ = _run("ask", "Who won the chess final in Reykjavik?", "--home", home)
     assert code == 4 and "refused (no-evidence)" in " ".join(out.split())
+
+
+def test_ask_export_and_check(home: str, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("When the payment gateway times out, checkout releases the reserved stock.\n")
+    assert _run("ingest", str(notes), "--home", home)[0] == 0
+    exported = tmp_path / "answer.json"
+    question = "What does checkout do when the gateway times out?"
+    code, _, _ = _run("ask", question, "--home", home, "--export", str(exported))
+    assert code == 0
+    code, out, _ = _run("check", str(exported))
+    assert code == 0 and "1 citation(s) verified" in out
+    data = json.loads(exported.read_text())
+    data["claims"][0]["citations"][0]["quote"] = "checkout releases the reserved stack"
+    exported.write_text(json.dumps(data))
+    code, _, err = _run("check", str(exported))
+    assert code == 1 and "problem:" in err
+    code, _, err = _run("check", str(tmp_path / "missing.json"))
+    assert code == 1 and "cannot read" in err

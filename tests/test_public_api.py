@@ -18,6 +18,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "retrieve",
         "models",
         "answer",
+        "audit",
     }
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:

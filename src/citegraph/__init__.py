@@ -13,6 +13,7 @@ from importlib.metadata import version as _version
 
 from .answer.extractive import ExtractiveAnswerer
 from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
+from .audit.export import check, from_json, to_json
 from .config import Settings, load_settings
 from .errors import (
     CitegraphError,
@@ -114,9 +115,12 @@ __all__ = [
     "VerdictState",
     "Workspace",
     "__version__",
+    "check",
     "cite",
+    "from_json",
     "load_settings",
     "locate",
     "locate_in",
     "open",
+    "to_json",
 ]

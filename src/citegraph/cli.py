@@ -24,6 +24,7 @@ from rich.table import Table
 
 from . import workspace as ws_module
 from .answer.types import Answer
+from .audit.export import check, from_json, to_json
 from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
@@ -393,6 +394,10 @@ def ask(
     url: UrlOpt = None,
     as_json: JsonOpt = False,
     k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
+    ] = None,
 ) -> None:
     """Answer with quotes proven to be in the stored text, or refuse and say why.
 
@@ -401,6 +406,8 @@ def ask(
     exits with code 4."""
     with _workspace(home, url) as ws:
         answer = ws.scope(scope).ask(question, k=k)
+    if export is not None:
+        export.write_text(to_json(answer), encoding="utf-8")
     if as_json:
         out.print_json(json.dumps(_answer_json(answer)))
     elif answer.disposition.value == "answered":
@@ -419,6 +426,26 @@ def ask(
         out.print(f"[bold red]refused[/] ({reason}): {escape(answer.detail)}")
     if answer.disposition.value != "answered":
         raise typer.Exit(4)
+
+
+@app.command("check")
+def check_command(
+    path: Annotated[Path, typer.Argument(help="A citegraph-answer/1 document (ask --export).")],
+) -> None:
+    """Check an exported answer without the database: every citation's bytes must be the bytes
+    of the evidence item it names, at its span. Exit 1 and list the problems otherwise."""
+    try:
+        answer = from_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"{path}: cannot read: {exc.strerror}", 1)
+    except CitegraphError as exc:
+        _fail(f"{path}: {exc}", 1)
+    problems = check(answer)
+    for problem in problems:
+        err.print(f"[bold red]problem:[/] {escape(problem)}")
+    if problems:
+        raise typer.Exit(1)
+    out.print(f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified")
 
 
 @app.command()

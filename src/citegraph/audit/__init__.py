@@ -1,0 +1,1 @@
+"""Answers as JSON documents, and checking them offline, without the database."""

@@ -1,0 +1,237 @@
+"""`citegraph-answer/1`: one JSON document per answer or refusal, and an offline `check`.
+
+camelCase names, enums as their values, UTC time, the toolkit's version, and the evidence the
+answer was written from, so that `check` needs nothing but the document.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from ..answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
+from ..errors import UsageError
+from ..retrieve.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
+from ..text.quotes import locate
+from ..types import Citation, Grounding, TextOrigin
+
+FORMAT = "citegraph-answer/1"
+
+
+def _origin(origin: TextOrigin | None) -> dict[str, str] | None:
+    return (
+        None
+        if origin is None
+        else {"kind": origin.kind, "source": origin.source, "method": origin.method}
+    )
+
+
+def _from_origin(data: dict[str, str] | None) -> TextOrigin | None:
+    return None if data is None else TextOrigin(data["kind"], data["source"], data["method"])
+
+
+def _item(item: EvidenceItem) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "documentId": item.document_id,
+        "documentName": item.document_name,
+        "chunkId": item.chunk_id,
+        "startByte": item.start_byte,
+        "endByte": item.end_byte,
+        "text": item.text,
+        "score": item.score,
+        "retrievers": list(item.retrievers),
+        "page": item.page,
+        "endPage": item.end_page,
+        "textOrigin": _origin(item.text_origin),
+        "citable": item.citable,
+    }
+
+
+def _from_item(d: dict[str, Any]) -> EvidenceItem:
+    return EvidenceItem(
+        id=d["id"],
+        document_id=d["documentId"],
+        document_name=d["documentName"],
+        chunk_id=d["chunkId"],
+        start_byte=d["startByte"],
+        end_byte=d["endByte"],
+        text=d["text"],
+        score=d["score"],
+        retrievers=tuple(d["retrievers"]),
+        page=d["page"],
+        end_page=d["endPage"],
+        text_origin=_from_origin(d["textOrigin"]),
+        citable=d["citable"],
+    )
+
+
+def _citation(c: Citation, evidence_id: str) -> dict[str, Any]:
+    return {
+        "evidence": evidence_id,
+        "documentId": c.document_id,
+        "chunkId": c.chunk_id,
+        "startByte": c.start_byte,
+        "endByte": c.end_byte,
+        "quote": c.quote,
+        "grounding": c.grounding.value,
+        "page": c.page,
+        "endPage": c.end_page,
+        "textOrigin": _origin(c.text_origin),
+    }
+
+
+def _from_citation(d: dict[str, Any]) -> Citation:
+    return Citation(
+        document_id=d["documentId"],
+        chunk_id=d["chunkId"],
+        start_byte=d["startByte"],
+        end_byte=d["endByte"],
+        quote=d["quote"],
+        grounding=Grounding(d["grounding"]),
+        page=d["page"],
+        end_page=d["endPage"],
+        text_origin=_from_origin(d["textOrigin"]),
+    )
+
+
+def to_json(answer: Answer, version: str = "") -> str:
+    if not version:
+        from .. import __version__ as version
+    evidence = answer.evidence
+    doc = {
+        "format": FORMAT,
+        "version": version,
+        "createdAt": datetime.now(UTC).isoformat(timespec="seconds"),
+        "question": answer.question,
+        "disposition": answer.disposition.value,
+        "text": answer.text,
+        "reason": answer.reason.value if answer.reason else None,
+        "detail": answer.detail,
+        "problems": list(answer.problems),
+        "claims": [
+            {
+                "text": claim.text,
+                "citations": [
+                    _citation(c, e)
+                    for c, e in zip(claim.citations, claim.evidence_ids, strict=True)
+                ],
+            }
+            for claim in answer.claims
+        ],
+        "receipt": {
+            "answerer": answer.receipt.answerer,
+            "chatCalls": answer.receipt.chat_calls,
+            "inputTokens": answer.receipt.input_tokens,
+            "outputTokens": answer.receipt.output_tokens,
+            "retrievalMs": answer.receipt.retrieval_ms,
+            "answerMs": answer.receipt.answer_ms,
+        },
+        "evidence": {
+            "items": [_item(i) for i in evidence.items],
+            "context": [_item(i) for i in evidence.context],
+            "verdict": {
+                "state": evidence.verdict.state.value,
+                "uncovered": list(evidence.verdict.uncovered),
+                "matchedNames": list(evidence.verdict.matched_names),
+                "stage": evidence.verdict.stage,
+                "detail": evidence.verdict.detail,
+            },
+            "contentWords": list(evidence.content_words),
+        },
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def from_json(text: str) -> Answer:
+    try:
+        d = json.loads(text)
+        if d.get("format") != FORMAT:
+            raise UsageError(f"not a {FORMAT} document (format: {d.get('format')!r})")
+        ev = d["evidence"]
+        v = ev["verdict"]
+        evidence = Evidence(
+            question=d["question"],
+            items=tuple(_from_item(i) for i in ev["items"]),
+            context=tuple(_from_item(i) for i in ev["context"]),
+            verdict=Verdict(
+                VerdictState(v["state"]),
+                tuple(v["uncovered"]),
+                tuple(v["matchedNames"]),
+                v["stage"],
+                v["detail"],
+            ),
+            content_words=tuple(ev["contentWords"]),
+            policy=TraversalPolicy(),
+        )
+        r = d["receipt"]
+        claims = tuple(
+            Claim(
+                c["text"],
+                tuple(_from_citation(x) for x in c["citations"]),
+                tuple(x["evidence"] for x in c["citations"]),
+            )
+            for c in d["claims"]
+        )
+        return Answer(
+            question=d["question"],
+            disposition=Disposition(d["disposition"]),
+            evidence=evidence,
+            receipt=Receipt(
+                r["answerer"],
+                r["chatCalls"],
+                r["inputTokens"],
+                r["outputTokens"],
+                r["retrievalMs"],
+                r["answerMs"],
+            ),
+            text=d["text"],
+            claims=claims,
+            reason=RefusalReason(d["reason"]) if d["reason"] else None,
+            detail=d["detail"],
+            problems=tuple(d["problems"]),
+        )
+    except UsageError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"not a readable {FORMAT} document: {exc!r}") from None
+
+
+def check(answer: Answer) -> list[str]:
+    """Problems with an answer's citations, found without the database; empty when all hold."""
+    problems: list[str] = []
+    if answer.disposition is Disposition.REFUSED:
+        if answer.text is not None or answer.claims:
+            problems.append("a refusal carries answer text or claims")
+        return problems
+    if not answer.claims:
+        problems.append("an answer without claims")
+    items = {i.id: i for i in answer.evidence.items}
+    for n, claim in enumerate(answer.claims, start=1):
+        if not claim.citations:
+            problems.append(f"claim {n} cites nothing")
+        for citation, item_id in zip(claim.citations, claim.evidence_ids, strict=True):
+            where = f"claim {n}, {item_id}"
+            item = items.get(item_id)
+            if item is None or not item.citable:
+                problems.append(f"{where}: no citable evidence item {item_id!r}")
+                continue
+            if (citation.document_id, citation.chunk_id) != (item.document_id, item.chunk_id):
+                problems.append(f"{where}: the citation names another document or chunk")
+                continue
+            if not item.start_byte <= citation.start_byte < citation.end_byte <= item.end_byte:
+                problems.append(
+                    f"{where}: span [{citation.start_byte}, {citation.end_byte}) "
+                    f"is outside the item"
+                )
+                continue
+            stored = item.text.encode("utf-8")[
+                citation.start_byte - item.start_byte : citation.end_byte - item.start_byte
+            ]
+            if stored != citation.quote.encode("utf-8"):
+                problems.append(f"{where}: the quote is not the item's bytes at its span")
+                continue
+            if not locate(citation.quote, item.text).found:
+                problems.append(f"{where}: the quote does not locate in the item")
+    return problems
