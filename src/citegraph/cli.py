@@ -23,7 +23,6 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from . import workspace as ws_module
-from .answer.types import Answer
 from .audit.export import check, from_json, to_json
 from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
@@ -370,22 +369,6 @@ def context(
         )
 
 
-def _answer_json(answer: Answer) -> dict[str, Any]:
-    return {
-        "question": answer.question,
-        "disposition": answer.disposition.value,
-        "text": answer.text,
-        "reason": answer.reason.value if answer.reason else None,
-        "detail": answer.detail,
-        "problems": list(answer.problems),
-        "claims": [
-            {"text": c.text, "citations": [asdict(x) for x in c.citations]} for c in answer.claims
-        ],
-        "receipt": asdict(answer.receipt),
-        "evidence": _evidence_json(answer.evidence),
-    }
-
-
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="A standalone question, in plain words.")],
@@ -409,7 +392,7 @@ def ask(
     if export is not None:
         export.write_text(to_json(answer), encoding="utf-8")
     if as_json:
-        out.print_json(json.dumps(_answer_json(answer)))
+        out.print_json(to_json(answer))  # the same document as --export
     elif answer.disposition.value == "answered":
         out.print(
             f"[bold green]answered[/] by {answer.receipt.answerer}: {escape(answer.text or '')}"
