@@ -12,6 +12,7 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
 from .answer.extractive import ExtractiveAnswerer
+from .answer.followup import Rewrite, RewriteOutcome, Turn
 from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
 from .audit.export import check, from_json, to_json
 from .config import Settings, load_settings
@@ -101,6 +102,8 @@ __all__ = [
     "RefusalReason",
     "RelationFact",
     "RememberResult",
+    "Rewrite",
+    "RewriteOutcome",
     "RuntimeFailure",
     "Scope",
     "ScriptedChat",
@@ -110,6 +113,7 @@ __all__ = [
     "StoreUnavailable",
     "TextOrigin",
     "TraversalPolicy",
+    "Turn",
     "UsageError",
     "Verdict",
     "VerdictState",

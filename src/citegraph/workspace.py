@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .answer.ask import answer_from
+from .answer.followup import Turn, rewrite
 from .answer.types import Answer
 from .config import Settings, load_settings
 from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
@@ -237,13 +238,23 @@ class Scope:
         return result
 
     def ask(
-        self, question: str, *, k: int = 8, hops: int = 2, model: ChatModel | None = None
+        self,
+        question: str,
+        history: Sequence[Turn] | None = None,
+        *,
+        k: int = 8,
+        hops: int = 2,
+        model: ChatModel | None = None,
     ) -> Answer:
         """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
-        model, the offline extractive answerer quotes the evidence."""
+        model, the offline extractive answerer quotes the evidence. With `history` (oldest
+        first), the question is first rewritten to stand alone."""
+        rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
+        asked = rewritten.question if rewritten is not None else question
         started = time.perf_counter()
-        evidence = self.context(question, k=k, hops=hops)
-        return answer_from(question, evidence, model, (time.perf_counter() - started) * 1000)
+        evidence = self.context(asked, k=k, hops=hops)
+        elapsed = (time.perf_counter() - started) * 1000
+        return answer_from(asked, evidence, model, elapsed, rewritten, reply)
 
     def context(
         self,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
-from ..models.chat import ChatModel, Message
+from ..models.chat import ChatModel, ChatReply, Message
 from ..retrieve.evidence import Evidence
 from .extractive import ExtractiveAnswerer
+from .followup import Rewrite
 from .types import Answer, Disposition, Receipt, RefusalReason
 from .verify import Refusal, verify
 
@@ -33,6 +35,32 @@ def prompt(question: str, evidence: Evidence) -> list[Message]:
 
 
 def answer_from(
+    question: str,
+    evidence: Evidence,
+    model: ChatModel | None,
+    retrieval_ms: float,
+    rewrite: Rewrite | None = None,
+    rewrite_reply: ChatReply | None = None,
+) -> Answer:
+    answer = _answer(question, evidence, model, retrieval_ms)
+    if rewrite is None:
+        return answer
+    receipt = answer.receipt
+    if rewrite_reply is not None:
+        receipt = replace(
+            receipt,
+            chat_calls=receipt.chat_calls + 1,
+            input_tokens=_add(receipt.input_tokens, rewrite_reply.input_tokens),
+            output_tokens=_add(receipt.output_tokens, rewrite_reply.output_tokens),
+        )
+    return replace(answer, question=rewrite.original, rewrite=rewrite, receipt=receipt)
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)
+
+
+def _answer(
     question: str, evidence: Evidence, model: ChatModel | None, retrieval_ms: float
 ) -> Answer:
     started = time.perf_counter()

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from ..retrieve.evidence import Evidence
 from ..types import Citation
+from .followup import Rewrite
 
 
 class Disposition(StrEnum):
@@ -52,7 +53,13 @@ class Answer:
     reason: RefusalReason | None = None
     detail: str = ""
     problems: tuple[str, ...] = field(default=())
+    rewrite: Rewrite | None = None
 
     @property
     def citations(self) -> tuple[Citation, ...]:
         return tuple(c for claim in self.claims for c in claim.citations)
+
+    @property
+    def limits_reached(self) -> tuple[str, ...]:
+        dropped = self.rewrite is not None and self.rewrite.turns_dropped > 0
+        return (*self.evidence.limits_reached, *(("history",) if dropped else ()))
