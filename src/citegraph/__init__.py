@@ -17,6 +17,7 @@ from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
 from .audit.export import check, from_json, to_json
 from .config import Settings, load_settings
 from .errors import (
+    ChatModelError,
     CitegraphError,
     ConfigError,
     DocumentNotFound,
@@ -65,6 +66,7 @@ __all__ = [
     "Answer",
     "Candidate",
     "ChatModel",
+    "ChatModelError",
     "ChatReply",
     "Chunk",
     "Citation",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -381,6 +382,14 @@ def ask(
         Path | None,
         typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="A chat model at the OpenAI-compatible endpoint $CITEGRAPH_CHAT_BASE_URL "
+            "[env: CITEGRAPH_CHAT_MODEL]; without one, the offline extractive answerer.",
+        ),
+    ] = None,
 ) -> None:
     """Answer with quotes proven to be in the stored text, or refuse and say why.
 
@@ -388,7 +397,12 @@ def ask(
     evidence sentences; every quote is verified the same way a model's would be. A refusal
     exits with code 4."""
     with _workspace(home, url) as ws:
-        answer = ws.scope(scope).ask(question, k=k)
+        chat = None
+        if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
+            from .models.openai_chat import OpenAIChat
+
+            chat = OpenAIChat(model)
+        answer = ws.scope(scope).ask(question, k=k, model=chat)
     if export is not None:
         export.write_text(to_json(answer), encoding="utf-8")
     if as_json:

@@ -53,6 +53,10 @@ class EmbeddingModelMissing(RuntimeFailure):
     """An embedding model is configured but cannot be used (not installed, cannot load)."""
 
 
+class ChatModelError(RuntimeFailure):
+    """The chat model could not be reached or sent something unusable (never a refusal)."""
+
+
 class StoreError(RuntimeFailure):
     """The graph store answered with an error."""
 
@@ -62,6 +66,7 @@ class IndexNotReady(RuntimeFailure):
 
 
 __all__ = [
+    "ChatModelError",
     "CitegraphError",
     "ConfigError",
     "DocumentNotFound",

@@ -1,0 +1,66 @@
+"""`OpenAIChat`: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp server).
+
+Configured by arguments or `CITEGRAPH_CHAT_BASE_URL`, `CITEGRAPH_CHAT_MODEL`,
+`CITEGRAPH_CHAT_API_KEY`. Timeouts and retries with backoff on 429 and 5xx come from the official
+client. A transport failure is an error (`ChatModelError`), never a refusal; token usage is
+read when the server reports it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ChatModelError, ConfigError
+from .chat import ChatReply, Message
+
+
+class OpenAIChat:
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        max_retries: int = 3,
+    ):
+        import openai
+
+        model = model or os.environ.get("CITEGRAPH_CHAT_MODEL")
+        if not model:
+            raise ConfigError("no chat model: pass model= or set CITEGRAPH_CHAT_MODEL")
+        self.name = model
+        self._client: Any = openai.OpenAI(
+            base_url=base_url or os.environ.get("CITEGRAPH_CHAT_BASE_URL") or None,
+            # Local servers (Ollama, llama.cpp) need no key, but the client wants one.
+            api_key=api_key or os.environ.get("CITEGRAPH_CHAT_API_KEY") or "not-needed",
+            timeout=timeout_s,
+            max_retries=max_retries,
+        )
+        self._errors: tuple[type[Exception], ...] = (openai.OpenAIError,)
+
+    def complete(self, messages: Sequence[Message]) -> ChatReply:
+        try:
+            response = self._client.chat.completions.create(
+                model=self.name,
+                messages=[{"role": m.role, "content": m.content} for m in messages],
+                temperature=0,
+            )
+        except self._errors as exc:
+            raise ChatModelError(f"the chat model {self.name!r} failed: {exc}") from exc
+        except ValueError as exc:  # a body that is not JSON reaches us as a decoding error
+            raise ChatModelError(f"the chat model {self.name!r} sent a malformed reply") from exc
+        try:
+            text = response.choices[0].message.content
+        except (AttributeError, IndexError, TypeError) as exc:
+            raise ChatModelError(f"the chat model {self.name!r} sent a malformed reply") from exc
+        if not isinstance(text, str):
+            raise ChatModelError(f"the chat model {self.name!r} sent no text")
+        usage = getattr(response, "usage", None)
+        return ChatReply(
+            text,
+            input_tokens=getattr(usage, "prompt_tokens", None),
+            output_tokens=getattr(usage, "completion_tokens", None),
+        )
