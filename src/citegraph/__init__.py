@@ -36,6 +36,8 @@ from .extract.offline import Candidate, Extractor, OfflineExtractor
 from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
 from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
 from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+from .models.openai_chat import OpenAIChat
+from .models.replay import ReplayChat
 from .retrieve.evidence import (
     Evidence,
     EvidenceItem,
@@ -97,6 +99,7 @@ __all__ = [
     "Message",
     "NotFoundReason",
     "OfflineExtractor",
+    "OpenAIChat",
     "Passage",
     "QuoteMatch",
     "QuoteNotFound",
@@ -104,6 +107,7 @@ __all__ = [
     "RefusalReason",
     "RelationFact",
     "RememberResult",
+    "ReplayChat",
     "Rewrite",
     "RewriteOutcome",
     "RuntimeFailure",
