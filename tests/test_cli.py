@@ -201,3 +201,21 @@ def test_ask_export_and_check(home: str, tmp_path: Path) -> None:
     assert code == 1 and "problem:" in err
     code, _, err = _run("check", str(tmp_path / "missing.json"))
     assert code == 1 and "cannot read" in err
+
+
+def test_chat_keeps_the_conversation(home: str, tmp_path: Path) -> None:
+    notes = tmp_path / "artemis.md"
+    notes.write_text(
+        "Reid Wiseman commands Artemis II, the first crewed flight of the program. "
+        "Wiseman works for NASA, the space organization of the United States.\n"
+    )
+    assert _run("ingest", str(notes), "--home", home)[0] == 0
+    result = runner.invoke(
+        app,
+        ["chat", "--home", home],
+        input="Who commands Artemis II?\nWhich organization does he work for?\n\n",
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    out = " ".join(result.stdout.split())
+    assert "asked as: Which organization does Reid Wiseman work for?" in out
+    assert out.count("answered by extractive") == 2 and "NASA" in out

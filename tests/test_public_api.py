@@ -12,6 +12,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "ingest",
         "store",
         "cli",
+        "cli_answers",
         "demo",
         "text",
         "extract",

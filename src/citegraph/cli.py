@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -24,7 +23,6 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from . import workspace as ws_module
-from .audit.export import check, from_json, to_json
 from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
@@ -371,81 +369,6 @@ def context(
 
 
 @app.command()
-def ask(
-    question: Annotated[str, typer.Argument(help="A standalone question, in plain words.")],
-    scope: ScopeOpt = "default",
-    home: HomeOpt = None,
-    url: UrlOpt = None,
-    as_json: JsonOpt = False,
-    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
-    export: Annotated[
-        Path | None,
-        typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
-    ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="A chat model at the OpenAI-compatible endpoint $CITEGRAPH_CHAT_BASE_URL "
-            "[env: CITEGRAPH_CHAT_MODEL]; without one, the offline extractive answerer.",
-        ),
-    ] = None,
-) -> None:
-    """Answer with quotes proven to be in the stored text, or refuse and say why.
-
-    Without a chat model (the default here), the offline extractive answerer quotes the best
-    evidence sentences; every quote is verified the same way a model's would be. A refusal
-    exits with code 4."""
-    with _workspace(home, url) as ws:
-        chat = None
-        if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
-            from .models.openai_chat import OpenAIChat
-
-            chat = OpenAIChat(model)
-        answer = ws.scope(scope).ask(question, k=k, model=chat)
-    if export is not None:
-        export.write_text(to_json(answer), encoding="utf-8")
-    if as_json:
-        out.print_json(to_json(answer))  # the same document as --export
-    elif answer.disposition.value == "answered":
-        out.print(
-            f"[bold green]answered[/] by {answer.receipt.answerer}: {escape(answer.text or '')}"
-        )
-        for claim in answer.claims:
-            for c in claim.citations:
-                pages = f", p. {c.page}" if c.page is not None else ""
-                out.print(
-                    f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
-                    f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"
-                )
-    else:
-        reason = answer.reason.value if answer.reason else "refused"
-        out.print(f"[bold red]refused[/] ({reason}): {escape(answer.detail)}")
-    if answer.disposition.value != "answered":
-        raise typer.Exit(4)
-
-
-@app.command("check")
-def check_command(
-    path: Annotated[Path, typer.Argument(help="A citegraph-answer/1 document (ask --export).")],
-) -> None:
-    """Check an exported answer without the database: every citation's bytes must be the bytes
-    of the evidence item it names, at its span. Exit 1 and list the problems otherwise."""
-    try:
-        answer = from_json(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        _fail(f"{path}: cannot read: {exc.strerror}", 1)
-    except CitegraphError as exc:
-        _fail(f"{path}: {exc}", 1)
-    problems = check(answer)
-    for problem in problems:
-        err.print(f"[bold red]problem:[/] {escape(problem)}")
-    if problems:
-        raise typer.Exit(1)
-    out.print(f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified")
-
-
-@app.command()
 def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
     """List the scopes that hold a graph."""
     with _workspace(home, url) as ws:
@@ -486,3 +409,7 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
+
+
+# Registers ask, chat and check on `app`; imported last, as it uses the options defined above.
+from . import cli_answers  # noqa: E402, F401

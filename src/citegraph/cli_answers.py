@@ -1,0 +1,129 @@
+"""The `ask`, `chat` and `check` commands (registered on the app of `cli`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from .answer.followup import Turn
+from .answer.types import Answer
+from .audit.export import check, from_json, to_json
+from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _workspace, app, err, out
+from .errors import CitegraphError, UsageError
+
+
+def _print_answer(answer: Answer) -> None:
+    if answer.disposition.value == "answered":
+        out.print(
+            f"[bold green]answered[/] by {answer.receipt.answerer}: {escape(answer.text or '')}"
+        )
+        for claim in answer.claims:
+            for c in claim.citations:
+                pages = f", p. {c.page}" if c.page is not None else ""
+                out.print(
+                    f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
+                    f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"
+                )
+    else:
+        reason = answer.reason.value if answer.reason else "refused"
+        out.print(f"[bold red]refused[/] ({reason}): {escape(answer.detail)}")
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="A standalone question, in plain words.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="A chat model at the OpenAI-compatible endpoint $CITEGRAPH_CHAT_BASE_URL "
+            "[env: CITEGRAPH_CHAT_MODEL]; without one, the offline extractive answerer.",
+        ),
+    ] = None,
+) -> None:
+    """Answer with quotes proven to be in the stored text, or refuse and say why.
+
+    Without a chat model (the default here), the offline extractive answerer quotes the best
+    evidence sentences; every quote is verified the same way a model's would be. A refusal
+    exits with code 4."""
+    with _workspace(home, url) as ws:
+        chat = None
+        if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
+            from .models.openai_chat import OpenAIChat
+
+            chat = OpenAIChat(model)
+        answer = ws.scope(scope).ask(question, k=k, model=chat)
+    if export is not None:
+        export.write_text(to_json(answer), encoding="utf-8")
+    if as_json:
+        out.print_json(to_json(answer))  # the same document as --export
+    else:
+        _print_answer(answer)
+    if answer.disposition.value != "answered":
+        raise typer.Exit(4)
+
+
+@app.command()
+def chat(
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+) -> None:
+    """Ask questions one after another; follow-ups ("what does he ...") are rewritten from the
+    conversation. An empty line, 'exit' or Ctrl-D ends it."""
+    with contextlib.suppress(ImportError):  # line editing for input(); not on every platform
+        import readline  # noqa: F401
+    history: list[Turn] = []
+    with _workspace(home, url) as ws:
+        target = ws.scope(scope)
+        while True:
+            try:
+                question = input("? ").strip()
+            except EOFError:
+                break
+            if not question or question.lower() in ("exit", "quit"):
+                break
+            try:
+                answer = target.ask(question, history)
+            except UsageError as exc:
+                err.print(f"[bold red]error:[/] {escape(str(exc))}")
+                continue
+            if answer.rewrite is not None and answer.rewrite.question != question:
+                out.print(f"[dim](asked as: {escape(answer.rewrite.question)})[/]")
+            _print_answer(answer)
+            history.append(Turn(question, answer.text or ""))
+
+
+@app.command("check")
+def check_command(
+    path: Annotated[Path, typer.Argument(help="A citegraph-answer/1 document (ask --export).")],
+) -> None:
+    """Check an exported answer without the database: every citation's bytes must be the bytes
+    of the evidence item it names, at its span. Exit 1 and list the problems otherwise."""
+    try:
+        answer = from_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"{path}: cannot read: {exc.strerror}", 1)
+    except CitegraphError as exc:
+        _fail(f"{path}: {exc}", 1)
+    problems = check(answer)
+    for problem in problems:
+        err.print(f"[bold red]problem:[/] {escape(problem)}")
+    if problems:
+        raise typer.Exit(1)
+    out.print(f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified")
