@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from collections import Counter
 from pathlib import Path
 
 import citegraph
 from citegraph import Disposition
+
+import squad
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,20 +30,12 @@ def main() -> int:
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
     parser.add_argument("--limit", type=int, default=None, help="only every Nth question")
     args = parser.parse_args()
-    path = args.datasets / "squad2" / "squad2-dev-16.json"
-    if not path.exists():
-        print(f"SQuAD not found at {path}")
+    try:
+        items, loaded = squad.load(args.datasets)
+    except FileNotFoundError as exc:
+        print(exc)
         return 1
-    data = json.loads(path.read_text())
-    items = []
-    questions = []
-    for article in data["data"]:
-        for index, paragraph in enumerate(article["paragraphs"]):
-            name = f"{article['title']}/{index}"
-            items.append((name, paragraph["context"].encode(), article["title"].replace("_", " ")))
-            for qa in paragraph["qas"]:
-                gold = [a["text"] for a in qa.get("answers", [])]
-                questions.append((qa["question"], gold, qa.get("is_impossible", False)))
+    questions = [(q.text, q.answers, q.impossible) for q in loaded]
     if args.limit:
         questions = questions[:: args.limit]
     answerable = answered = precise = 0

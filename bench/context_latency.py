@@ -10,13 +10,14 @@ asked after a warm-up. Target: p95 at most 50 ms at 100k chunks.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
 import citegraph
+
+import squad
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,17 +30,13 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--questions", type=int, default=200)
     args = parser.parse_args()
-    path = args.datasets / "squad2" / "squad2-dev-16.json"
-    if not path.exists():
-        print(f"SQuAD not found at {path}")
+    try:
+        items, loaded = squad.load(args.datasets)
+    except FileNotFoundError as exc:
+        print(exc)
         return 1
-    data = json.loads(path.read_text())
-    paragraphs = [
-        (f"{a['title']}/{i}", p["context"], a["title"].replace("_", " "))
-        for a in data["data"]
-        for i, p in enumerate(a["paragraphs"])
-    ]
-    questions = [qa["question"] for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
+    paragraphs = [(name, text.decode(), title) for name, text, title in items]
+    questions = [q.text for q in loaded]
     questions = questions[:: max(1, len(questions) // args.questions)][: args.questions]
     sizes = sorted(int(s) for s in args.sizes.split(","))
     print(f"{'chunks':>8} {'ingest s':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")

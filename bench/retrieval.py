@@ -29,6 +29,8 @@ import citegraph
 from citegraph.models.embeddings import embedder_from_setting
 from citegraph.text.words import STOPWORDS, tokens
 
+import squad
+
 ROOT = Path(__file__).resolve().parent.parent
 TOP = 8
 
@@ -53,19 +55,12 @@ def _bm25_top(retriever: bm25s.BM25, names: list[str], question: str) -> list[st
     return [names[i] for i in results[0]]
 
 
-def squad(ws: citegraph.Workspace, datasets: Path, limit: int | None) -> None:
-    data = json.loads((datasets / "squad2" / "squad2-dev-16.json").read_text())
+def squad_recall(ws: citegraph.Workspace, datasets: Path, limit: int | None) -> None:
     scope = ws.scope("bench_squad")
     ws.drop_scope(scope.name)
     scope = ws.scope(scope.name)
-    items = []
-    questions = []
-    for article in data["data"]:
-        for index, paragraph in enumerate(article["paragraphs"]):
-            name = f"{article['title']}/{index}"
-            items.append((name, paragraph["context"].encode(), article["title"].replace("_", " ")))
-            for qa in paragraph["qas"]:
-                questions.append((qa["question"], name, qa.get("is_impossible", False)))
+    items, loaded = squad.load(datasets)
+    questions = [(q.text, q.paragraph, q.impossible) for q in loaded]
     started = time.perf_counter()
     scope.ingest_many(items, media_type="text/plain")
     print(
@@ -157,7 +152,7 @@ def main() -> int:
         if args.only in (None, "hotpot"):
             hotpot(ws, args.datasets, args.limit)
         if args.only in (None, "squad"):
-            squad(ws, args.datasets, args.limit)
+            squad_recall(ws, args.datasets, args.limit)
     return 0
 
 
