@@ -164,7 +164,7 @@ def gather(
         bm25_ranked, graph, query_words(words), stats, CANDIDATES_PER_LIST
     )
     grams = seeding.phrases(question)
-    close_future = _BRANCHES.submit(seeding.by_close_spelling, graph, grams, set())
+    close_future = _BRANCHES.submit(seeding.by_close_spelling, graph, grams)
     named = seeding.by_name(graph, grams)
     if stats.entity_types is None:
         stats.entity_types = seeding.entity_types(graph)

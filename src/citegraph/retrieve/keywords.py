@@ -22,7 +22,6 @@ K1 = 1.2
 B = 0.75
 CANDIDATES = 200
 DF_CAP_MIN = 2000
-AVERAGE_LENGTH_SAMPLE = 2000
 
 # Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
 # so a small over-fetch keeps the count right without checking every hit.
@@ -38,11 +37,10 @@ LIMIT $limit
 # Document frequencies are counted up to a cap: past it a word is common, its weight small, and
 # counting every hit would cost the most exactly where it matters least.
 TERM_COUNT = """
-UNWIND $terms AS term
-CALL db.idx.fulltext.queryNodes('Chunk', term) YIELD node
-WITH term, node
+CALL db.idx.fulltext.queryNodes('Chunk', $term) YIELD node
+WITH node
 LIMIT $cap
-RETURN term, count(node)
+RETURN count(node)
 """
 CHUNK_STATS = (
     "MATCH (c:Chunk)-[:PART_OF]->(:Document) RETURN count(c), avg(c.end_byte - c.start_byte)"
@@ -87,11 +85,10 @@ def bm25_ranked(
     if stats.chunks == 0:
         load_chunk_stats(graph, stats)
     query_stems = {stem(w): w for w in words}
-    missing = [w for w in query_stems.values() if w not in stats.frequencies]
-    for word in missing:
-        cap = DF_CAP_MIN
-        rows_df = graph.ro_query(TERM_COUNT, {"terms": [word], "cap": cap})
-        stats.frequencies[word] = int(rows_df[0][1]) if rows_df else 0
+    for word in query_stems.values():
+        if word not in stats.frequencies:
+            counted = graph.ro_query(TERM_COUNT, {"term": word, "cap": DF_CAP_MIN})
+            stats.frequencies[word] = int(counted[0][0])
     idf: dict[str, float] = {}
     for key, word in query_stems.items():
         df = stats.frequencies[word]

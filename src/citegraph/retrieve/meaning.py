@@ -1,5 +1,5 @@
-"""Search by meaning: chunk embeddings in a vector index, written after ingest, queried by
-`context` when an embedder is configured."""
+"""Search by meaning: chunk embeddings in a vector index, written after ingest; `context`
+queries them with NEAREST when an embedder is configured."""
 
 from __future__ import annotations
 
@@ -55,11 +55,3 @@ def embed_documents(
     if done:
         docs.mark_embedded(done, embedder.name)
     return count
-
-
-def by_meaning(
-    graph: GraphHandle, embedder: Embedder, question: str, limit: int
-) -> list[tuple[str, float]]:
-    [vector] = embedder.embed([question])
-    rows = graph.ro_query(NEAREST, {"k": limit, "vector": vector})
-    return [(chunk_id, float(distance)) for chunk_id, distance in rows]

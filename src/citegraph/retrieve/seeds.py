@@ -68,16 +68,16 @@ def by_name(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:
     return [SeedEntity(key, name, "name", gram) for key, name, _type, gram in rows]
 
 
-def by_close_spelling(graph: GraphHandle, grams: list[str], exact: set[str]) -> list[SeedEntity]:
-    wanted = [g for g in grams if len(g) >= MIN_FUZZY_CHARS and g not in exact]
+def by_close_spelling(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:
+    """Stored names close to a question phrase (exact matches included: callers set those
+    apart, since this runs alongside the exact look-up)."""
+    wanted = [g for g in grams if len(g) >= MIN_FUZZY_CHARS]
     if not wanted:
         return []
     prefixes = sorted({g[:3] for g in wanted})
     rows = graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefixes})
     found: list[SeedEntity] = []
     for key, name, norm in rows:
-        if norm in exact:
-            continue
         scored = [(fuzz.ratio(g, norm), g) for g in wanted if g[:3] == norm[:3]]
         best, gram = max(scored, default=(0.0, ""))
         if best >= FUZZY_THRESHOLD:

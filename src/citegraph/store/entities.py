@@ -57,12 +57,6 @@ MERGE (a)-[x:RELATES {type: r.type, source: r.source, citable: r.citable,
 SET x.weak = false, x.quote = r.quote, x.document_id = r.document_id,
     x.start_byte = r.start_byte, x.end_byte = r.end_byte
 """
-# Relations found in a document go with it (its chunks take their mentions along).
-DROP_DOCUMENT_RELATIONS = """
-MATCH ()-[r:RELATES {document_id: $id}]->()
-DELETE r
-RETURN count(r)
-"""
 DROP_ORPHAN_ENTITIES = """
 MATCH (e:Entity)
 WHERE e.asserted = false AND NOT (e)-[:MENTIONED_IN]->() AND NOT (e)-[:RELATES]-()
@@ -94,10 +88,6 @@ class EntityRepository:
 
     def remember_relations(self, rows: list[dict[str, Any]]) -> None:
         self._write(REMEMBER_RELATIONS, rows)
-
-    def forget_document(self, document_id: str) -> None:
-        """Drop relations found in a document (before it is replaced or after it is deleted)."""
-        self.graph.query(DROP_DOCUMENT_RELATIONS, {"id": document_id})
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)
