@@ -29,6 +29,7 @@ from .errors import (
     InvalidScopeName,
     RuntimeFailure,
     StoreError,
+    StoreLoading,
     StoreUnavailable,
     UsageError,
 )
@@ -116,6 +117,7 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "Settings",
     "StoreError",
+    "StoreLoading",
     "StoreUnavailable",
     "TextOrigin",
     "TraversalPolicy",

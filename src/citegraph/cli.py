@@ -411,5 +411,6 @@ def main() -> None:
         sys.exit(130)
 
 
-# Registers ask, chat and check on `app`; imported last, as it uses the options defined above.
-from . import cli_answers  # noqa: E402, F401
+# Register ask, chat, check, serve, token and mcp on `app`; imported last, as they use the
+# options defined above.
+from . import cli_answers, cli_service  # noqa: E402, F401

@@ -28,6 +28,15 @@ class Settings:
     extract: bool = True
     embed_model: str | None = None
     query_timeout_s: float = 300.0
+    # The HTTP service (citegraph serve).
+    tokens_file: Path | None = None  # None: <home>/tokens.json
+    max_body_bytes: int = 10 * 1024 * 1024
+    max_question_chars: int = 2000
+    request_timeout_s: float = 60.0
+
+    @property
+    def tokens_path(self) -> Path:
+        return self.tokens_file if self.tokens_file is not None else self.home / "tokens.json"
 
     def __post_init__(self) -> None:
         if self.chunk_bytes < MIN_CHUNK_BYTES:
@@ -38,8 +47,16 @@ class Settings:
             raise ConfigError(
                 f"fsync policy must be one of {', '.join(FSYNC_POLICIES)}, got {self.fsync!r}"
             )
-        if self.start_timeout_s <= 0 or self.index_timeout_s <= 0 or self.query_timeout_s <= 0:
+        timeouts = (
+            self.start_timeout_s,
+            self.index_timeout_s,
+            self.query_timeout_s,
+            self.request_timeout_s,
+        )
+        if min(timeouts) <= 0:
             raise ConfigError("timeouts must be positive")
+        if self.max_body_bytes < 1024 or self.max_question_chars < 1:
+            raise ConfigError("the body limit must be at least 1024 bytes, the question limit 1")
 
 
 def default_home(env: Mapping[str, str] | None = None) -> Path:
@@ -91,4 +108,14 @@ def load_settings(
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
+        tokens_file=Path(env["CITEGRAPH_TOKENS_FILE"]).expanduser()
+        if env.get("CITEGRAPH_TOKENS_FILE")
+        else None,
+        max_body_bytes=_number(
+            env, "CITEGRAPH_MAX_BODY_BYTES", 10 * 1024 * 1024, int, "a whole number"
+        ),
+        max_question_chars=_number(
+            env, "CITEGRAPH_MAX_QUESTION_CHARS", 2000, int, "a whole number"
+        ),
+        request_timeout_s=_number(env, "CITEGRAPH_REQUEST_TIMEOUT", 60.0, float, "a number"),
     )

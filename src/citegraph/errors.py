@@ -49,6 +49,10 @@ class StoreUnavailable(RuntimeFailure):
     """The graph store cannot be reached, started, or went away during the request."""
 
 
+class StoreLoading(StoreUnavailable):
+    """The graph store answers but is still loading its data (after a start or restart)."""
+
+
 class EmbeddingModelMissing(RuntimeFailure):
     """An embedding model is configured but cannot be used (not installed, cannot load)."""
 
@@ -78,6 +82,7 @@ __all__ = [
     "InvalidScopeName",
     "RuntimeFailure",
     "StoreError",
+    "StoreLoading",
     "StoreUnavailable",
     "UsageError",
 ]

@@ -19,6 +19,7 @@ from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidS
 from .extract.offline import Extractor, OfflineExtractor
 from .extract.remember import Facts, Passage, RememberResult, store_facts
 from .extract.run import extract_documents
+from .health import GraphHealth, GraphState, Reviver, probe
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
@@ -66,7 +67,7 @@ class Scope:
         self._entities = EntityRepository(self.graph)
         # Word statistics for keyword ranking; this scope's own writes reset them.
         self._term_stats = TermStats()
-        self._ready = False
+        self._ready_generation = -1  # the workspace's store generation last prepared
         self._ready_lock = threading.Lock()
 
     @property
@@ -75,7 +76,9 @@ class Scope:
 
     def _prepare(self) -> DocumentRepository:
         with self._ready_lock:
-            if not self._ready:
+            # Prepared again after the store was restarted: it may hold staging to clean.
+            if self._ready_generation != self.workspace.generation:
+                generation = self.workspace.generation
                 ensure_indexes(self.graph)
                 embedder = self.workspace.embedder
                 if embedder is not None:
@@ -84,7 +87,7 @@ class Scope:
                     self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
                 )
                 self._repo.drop_abandoned_staging()
-                self._ready = True
+                self._ready_generation = generation
         return self._repo
 
     # -- ingest -------------------------------------------------------------------------------
@@ -345,6 +348,9 @@ class Workspace:
         )
         self._server: EmbeddedServer | None = None
         self._closed = False
+        # Bumped each time the embedded server is restarted under this workspace.
+        self.generation = 0
+        self._reviver = Reviver(self._restart_server, self._restarted)
         if settings.graph_url:
             self.store: GraphStore = FalkorStore(
                 url=settings.graph_url, timeout_s=settings.query_timeout_s
@@ -368,6 +374,31 @@ class Workspace:
 
     def server_pid(self) -> int | None:
         return self._server.server_pid() if self._server is not None else None
+
+    def health(self) -> GraphHealth:
+        """Whether the graph store answers. An embedded server found dead (killed, crashed)
+        is restarted in the background; this call reports what it found, never waits."""
+        found = probe(self.store.ping)
+        if found.state is not GraphState.DOWN or self._server is None or self._closed:
+            return found
+        if self._reviver.running or (self._server.server_pid() is None and self._reviver.start()):
+            return replace(found, detail=f"{found.detail}; the embedded FalkorDB is restarting")
+        if self._reviver.last_error:
+            return replace(
+                found, detail=f"{found.detail}; restart failed: {self._reviver.last_error}"
+            )
+        return found
+
+    def wait_for_restart(self, timeout_s: float | None = None) -> None:
+        """Wait for a restart that `health` began, if any (for tests and scripts)."""
+        self._reviver.wait(timeout_s)
+
+    def _restart_server(self) -> None:
+        assert self._server is not None
+        self._server.revive()
+
+    def _restarted(self) -> None:
+        self.generation += 1
 
     def scope(self, name: str = "default") -> Scope:
         return Scope(self, name)

@@ -158,6 +158,24 @@ class EmbeddedServer:
             (self.run_dir / "server.json").unlink(missing_ok=True)
             return True
 
+    def revive(self) -> str:
+        """Start the server again if it died under a member (killed, crashed); share it if
+        another process already did. It replays its append-only file, so what it acknowledged
+        is there. Returns the socket, which is the same path as before."""
+        if self._client_file is None:
+            raise StoreUnavailable("this workspace is closed")
+        with _locked(self.run_dir / "lock"):
+            info = self._read_info()
+            if info is not None and pid_alive(info.pid, info.start):
+                self._wait_ready(info)
+                return info.socket
+            if self._child is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._child.wait(timeout=1)  # reap it, so its pid reads as gone
+                self._child = None
+            info = self._adopt_unrecorded() or self._start()
+            return info.socket
+
     def _live_clients(self) -> int:
         live = 0
         for entry in (self.run_dir / "clients").iterdir():

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 import falkordb
 import redis.exceptions
 
-from ..errors import StoreError, StoreUnavailable
+from ..errors import StoreError, StoreLoading, StoreUnavailable
 
 Rows = list[list[Any]]
 
@@ -41,7 +41,7 @@ class GraphStore(Protocol):
 def _translate(exc: Exception, what: str) -> Exception:
     # BusyLoadingError is a ConnectionError in redis-py: test it first.
     if isinstance(exc, redis.exceptions.BusyLoadingError):
-        return StoreUnavailable(f"the graph store is still loading its data ({what})")
+        return StoreLoading(f"the graph store is still loading its data ({what})")
     if isinstance(exc, redis.exceptions.TimeoutError):
         return StoreUnavailable(f"the graph store gave no answer in time during {what}: {exc}")
     if isinstance(exc, redis.exceptions.ConnectionError):

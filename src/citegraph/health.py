@@ -1,0 +1,84 @@
+"""Is the graph store answering? And bringing an embedded one back when it died."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import CitegraphError, StoreLoading, StoreUnavailable
+
+# A store that takes longer than this to answer a PING is called degraded, not ok.
+SLOW_PING_S = 1.0
+
+
+class GraphState(StrEnum):
+    OK = "ok"
+    DEGRADED = "degraded"  # answers, but slowly or while still loading its data
+    DOWN = "down"  # does not answer
+
+
+@dataclass(frozen=True)
+class GraphHealth:
+    state: GraphState
+    detail: str
+    ping_ms: float | None = None
+
+
+def probe(ping: Callable[[], None]) -> GraphHealth:
+    """One PING, judged. Never raises for a store that is down: that is the answer."""
+    started = time.perf_counter()
+    try:
+        ping()
+    except StoreLoading as exc:
+        return GraphHealth(GraphState.DEGRADED, str(exc))
+    except StoreUnavailable as exc:
+        return GraphHealth(GraphState.DOWN, str(exc))
+    elapsed = time.perf_counter() - started
+    if elapsed > SLOW_PING_S:
+        return GraphHealth(
+            GraphState.DEGRADED, f"the graph store took {elapsed:.1f}s to answer", elapsed * 1000
+        )
+    return GraphHealth(GraphState.OK, "the graph store answers", elapsed * 1000)
+
+
+class Reviver:
+    """Runs one restart at a time in the background; callers never wait for it."""
+
+    def __init__(self, restart: Callable[[], object], on_done: Callable[[], None]):
+        self._restart = restart
+        self._on_done = on_done
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.last_error: str | None = None
+        self.restarts = 0
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> bool:
+        """Begin a restart unless one is under way; True when this call began one."""
+        with self._lock:
+            if self.running:
+                return False
+            self._thread = threading.Thread(target=self._run, name="citegraph-revive", daemon=True)
+            self._thread.start()
+            return True
+
+    def wait(self, timeout_s: float | None = None) -> None:
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout_s)
+
+    def _run(self) -> None:
+        try:
+            self._restart()
+        except CitegraphError as exc:
+            self.last_error = str(exc)
+        else:
+            self.last_error = None
+            self.restarts += 1
+            self._on_done()

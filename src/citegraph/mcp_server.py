@@ -1,0 +1,161 @@
+"""`citegraph mcp`: the memory and answer tools for agents, over stdio (the official SDK).
+
+The tool descriptions are what an agent reads, so they carry the rules: read the verdict
+first, answer only when grounded, quote citations, say "I don't know" and why otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from . import __version__
+from .answer.followup import Turn
+from .audit.export import to_json
+from .errors import CitegraphError
+from .extract.remember import EntityFact, Facts, Passage, RelationFact
+from .server.app import check_answer, context_response
+from .server.schemas import MAX_HOPS, MAX_K, EntityIn, PassageIn, RelationIn, TurnIn
+from .workspace import Scope, Workspace
+
+RULES = """\
+Rules for answering from citegraph:
+1. Call memory_context (or answer) with the question in plain words before answering about
+   stored knowledge.
+2. Read grounding.state before the items.
+3. Answer from the items only when grounding.state is "grounded", after reading them; quote
+   each item's `citation` for every fact you use.
+4. On "related", say what the store holds and name the words in grounding.uncovered that it
+   holds nothing about.
+5. On "uncited", "nothing_stored" or "could_not_judge", say "I don't know" and why; never fill
+   the gap from your own knowledge as if it came from the store.
+"""
+
+CONTEXT_DOC = f"""Cited passages and facts for a question, with a verdict on whether the
+store covers it. {RULES}"""
+
+REMEMBER_DOC = """Store facts you already know, with the passage that says them. Each mention
+is located in its passage before it is kept; mentions that cannot be located come back in
+`unlocated` and are NOT stored. A relation is citable only when one passage mentions both ends;
+otherwise it is returned in `relations_asserted`."""
+
+ANSWER_DOC = f"""An answer built only from quotes proven to be in the stored text, or a
+refusal with its reason (disposition "refused", reason e.g. no-evidence). A refusal is the
+truthful result: relay it as "I don't know" with the reason; do not answer around it. Quote the
+claims' citations when you pass the answer on. {RULES}"""
+
+CHECK_DOC = """Check an answer document (from `answer`, or `citegraph ask --export`): every
+quote must be its evidence item's bytes at its span; with `scope`, also the bytes stored
+there. `valid` is false, with the problems listed, when any citation does not hold."""
+
+
+class _Scopes:
+    def __init__(self, workspace: Workspace, allowed: Sequence[str]):
+        self.workspace = workspace
+        self.allowed = tuple(dict.fromkeys(allowed))
+        self._open: dict[str, Scope] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str | None) -> Scope:
+        name = name or self.allowed[0]
+        if name not in self.allowed:
+            raise ToolError(
+                f"scope {name!r} is not open to this server; it was started with "
+                f"--scope {' --scope '.join(self.allowed)}"
+            )
+        with self._lock:
+            if name not in self._open:
+                self._open[name] = self.workspace.scope(name)
+            return self._open[name]
+
+
+def _tool_error(exc: CitegraphError) -> ToolError:
+    return ToolError(f"{type(exc).__name__}: {exc}")
+
+
+ScopeArg = Annotated[str | None, Field(description="Scope to use; default: the server's first.")]
+
+
+def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
+    for name in scopes:
+        workspace.scope(name)  # checks the name now rather than at the first call
+    open_scopes = _Scopes(workspace, scopes)
+    server = MCPServer(
+        name="citegraph", version=__version__, instructions=RULES, log_level="WARNING"
+    )
+
+    @server.tool(description=CONTEXT_DOC)
+    def memory_context(
+        query: Annotated[str, Field(description="A standalone question, in plain words.")],
+        scope: ScopeArg = None,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Items to return.")] = 8,
+        hops: Annotated[int, Field(ge=0, le=MAX_HOPS, description="Graph steps.")] = 2,
+    ) -> dict[str, Any]:
+        try:
+            evidence = open_scopes.get(scope).context(query, k=k, hops=hops)
+        except CitegraphError as exc:
+            raise _tool_error(exc) from None
+        return context_response(evidence).model_dump()
+
+    @server.tool(description=REMEMBER_DOC)
+    def memory_remember(
+        source: Annotated[str, Field(description="Where these facts come from.")],
+        entities: list[EntityIn] | None = None,
+        relations: list[RelationIn] | None = None,
+        passages: list[PassageIn] | None = None,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        facts = Facts(
+            tuple(EntityFact(e.name, e.type) for e in entities or ()),
+            tuple(RelationFact(r.source, r.target, r.type) for r in relations or ()),
+        )
+        texts = [Passage(p.text, tuple(p.mentions)) for p in passages or ()]
+        try:
+            result = open_scopes.get(scope).remember(source, facts, texts)
+        except CitegraphError as exc:
+            raise _tool_error(exc) from None
+        return {
+            "documents": [d.id for d in result.documents],
+            "mentions_located": result.mentions_located,
+            "relations_grounded": result.relations_grounded,
+            "relations_asserted": [
+                {"source": r.source, "target": r.target, "type": r.type}
+                for r in result.relations_asserted
+            ],
+            "unlocated": list(result.unlocated),
+        }
+
+    @server.tool(description=ANSWER_DOC)
+    def answer(
+        question: Annotated[str, Field(description="The question, in plain words.")],
+        history: list[TurnIn] | None = None,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        turns = [Turn(t.question, t.answer) for t in history or ()]
+        try:
+            result = open_scopes.get(scope).ask(question, turns)
+        except CitegraphError as exc:
+            raise _tool_error(exc) from None
+        document: dict[str, Any] = json.loads(to_json(result))
+        return document
+
+    @server.tool(name="check_answer", description=CHECK_DOC)
+    def check_answer_tool(
+        answer: Annotated[dict[str, Any], Field(description="A citegraph-answer/1 document.")],
+        scope: Annotated[
+            str | None, Field(description="Also compare with the bytes stored in this scope.")
+        ] = None,
+    ) -> dict[str, Any]:
+        target = open_scopes.get(scope) if scope else None
+        try:
+            return check_answer(answer, target).model_dump()
+        except CitegraphError as exc:
+            raise _tool_error(exc) from None
+
+    return server

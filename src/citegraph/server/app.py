@@ -1,0 +1,289 @@
+"""The HTTP API: thin routes over one workspace. Each route checks the token, then calls the
+same core the CLI calls, in a worker thread, under the request timeout."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, File, Form, Query, UploadFile
+from fastapi.responses import JSONResponse
+
+from .. import __version__
+from ..answer.followup import Turn
+from ..audit.export import check, from_json, to_json
+from ..errors import UsageError
+from ..extract.remember import EntityFact, Facts, Passage, RelationFact
+from ..models.chat import ChatModel
+from ..retrieve.evidence import Evidence, EvidenceItem
+from ..types import Document, IngestResult
+from ..workspace import Scope, Workspace
+from . import schemas as s
+from .guard import ApiError, BodyLimit, Guard, error_response, install_error_handlers
+from .tokens import Right, TokenFile, TokenRecord
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": s.ErrorBody, "description": what}
+    for code, what in {
+        401: "No token, a malformed header, or an unknown or revoked token.",
+        403: "The token does not open this scope with this right.",
+        413: "The request body is over the limit.",
+        422: "A field is missing or out of bounds; the message names it.",
+        503: "The graph store is down, still loading, or an index is still being built.",
+        504: "The request took longer than the request timeout.",
+    }.items()
+}
+
+DESCRIPTION = """\
+Citation-first memory and answers. Every passage comes with its document and byte span;
+every answer is built from quotes proven to be in the stored text, or refused with a reason.
+
+Send `Authorization: Bearer <token>` (create one with `citegraph token create`). Read
+`grounding.state` before the items: answer only when it is `grounded`, and quote each item's
+`citation` for every fact you use. Errors are `{"ok": false, "error": {"code", "message"}}`.
+"""
+
+
+def _document(doc: Document) -> s.DocumentOut:
+    return s.DocumentOut(
+        id=doc.id,
+        name=doc.name,
+        media_type=doc.media_type,
+        size_bytes=doc.size_bytes,
+        sha256=doc.sha256,
+        chunk_count=doc.chunk_count,
+        ingested_at=doc.ingested_at,
+        page_count=doc.page_count,
+        title=doc.title,
+        origin=s.TextOriginOut(**asdict(doc.origin)) if doc.origin else None,
+    )
+
+
+def citation_label(item: EvidenceItem) -> str:
+    where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
+    if item.page is not None:
+        pages = item.page if item.end_page in (None, item.page) else f"{item.page}-{item.end_page}"
+        where += f", page {pages}"
+    return where
+
+
+def _item(item: EvidenceItem) -> s.ItemOut:
+    origin = item.text_origin
+    return s.ItemOut(
+        id=item.id,
+        citation=citation_label(item),
+        document_id=item.document_id,
+        document_name=item.document_name,
+        chunk_id=item.chunk_id,
+        start_byte=item.start_byte,
+        end_byte=item.end_byte,
+        page=item.page,
+        end_page=item.end_page,
+        text_origin=s.TextOriginOut(**asdict(origin)) if origin else None,
+        text=item.text,
+        score=item.score,
+        retrievers=list(item.retrievers),
+        citable=item.citable,
+    )
+
+
+def context_response(evidence: Evidence) -> s.ContextResponse:
+    verdict = evidence.verdict
+    return s.ContextResponse(
+        query=evidence.question,
+        grounding=s.GroundingOut(
+            state=verdict.state.value,
+            uncovered=list(verdict.uncovered),
+            matched_names=list(verdict.matched_names),
+            stage=verdict.stage,
+            detail=verdict.detail,
+        ),
+        items=[_item(i) for i in evidence.items],
+        context=[_item(i) for i in evidence.context],
+        content_words=list(evidence.content_words),
+        skipped=list(evidence.skipped),
+        limits_reached=list(evidence.limits_reached),
+        omitted_items=evidence.omitted_items,
+    )
+
+
+def _ingested(result: IngestResult) -> s.IngestedOut:
+    return s.IngestedOut(
+        status=result.status.value,
+        document=_document(result.document),
+        warnings=list(result.warnings),
+    )
+
+
+def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckResponse:
+    """The offline check of an exported answer; with a scope, each quote is also compared
+    with the bytes stored there at its span."""
+    answer = from_json(json.dumps(document))
+    problems = check(answer)
+    if target is not None and not problems:
+        for n, citation in enumerate(answer.citations, start=1):
+            try:
+                stored = target.stored_text(citation.document_id)
+            except UsageError:
+                problems.append(f"citation {n}: document {citation.document_id!r} is not stored")
+                continue
+            span = stored[citation.start_byte : citation.end_byte]
+            if span != citation.quote.encode("utf-8"):
+                problems.append(f"citation {n}: the stored bytes at its span are not the quote")
+    return s.CheckResponse(
+        valid=not problems,
+        disposition=answer.disposition.value,
+        citations=len(answer.citations),
+        problems=problems,
+        checked_against_store=target is not None,
+    )
+
+
+class Service:
+    """The workspace, its scopes (kept, so their word statistics are too) and the guard."""
+
+    def __init__(self, workspace: Workspace, guard: Guard, chat: ChatModel | None):
+        self.workspace = workspace
+        self.guard = guard
+        self.chat = chat
+        self._scopes: dict[str, Scope] = {}
+        self._lock = threading.Lock()
+        self.max_question_chars = workspace.settings.max_question_chars
+
+    def scope(self, token: TokenRecord, name: str, right: Right) -> Scope:
+        self.guard.authorize(token, name, right)
+        with self._lock:
+            if name not in self._scopes:
+                self._scopes[name] = self.workspace.scope(name)
+            return self._scopes[name]
+
+    def question(self, field: str, text: str) -> str:
+        if len(text) > self.max_question_chars:
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"{field}: {len(text):,} characters; the limit is {self.max_question_chars:,}",
+            )
+        return text
+
+
+def create_app(
+    workspace: Workspace, tokens: TokenFile | None = None, chat: ChatModel | None = None
+) -> FastAPI:
+    settings = workspace.settings
+    guard = Guard(tokens or TokenFile(settings.tokens_path), settings.request_timeout_s)
+    service = Service(workspace, guard, chat)
+    app = FastAPI(
+        title="citegraph",
+        version=__version__,
+        description=DESCRIPTION,
+        responses=_ERRORS,
+    )
+    app.state.service = service
+    Token = Annotated[TokenRecord, Depends(guard.authenticate)]
+    install_error_handlers(app, lambda: workspace.health())
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+
+    @app.get("/v1/health", response_model=s.HealthResponse, tags=["health"])
+    async def health() -> JSONResponse:
+        """API health and graph health, as separate facts; 503 when the graph is down. Needs
+        no token."""
+        found = await guard.run(workspace.health)
+        body = s.HealthResponse(
+            graph=s.GraphHealthOut(state=found.state.value, detail=found.detail)
+        )
+        return JSONResponse(body.model_dump(), status_code=503 if found.state == "down" else 200)
+
+    @app.post("/v1/memory/remember", response_model=s.RememberResponse, tags=["memory"])
+    async def remember(token: Token, body: s.RememberRequest) -> s.RememberResponse:
+        """Store facts you already know. Each mention is located in its passage before it is
+        kept; what cannot be located comes back in `unlocated` and is not stored."""
+        target = service.scope(token, body.scope, Right.WRITE)
+        facts = Facts(
+            tuple(EntityFact(e.name, e.type) for e in body.facts.entities),
+            tuple(RelationFact(r.source, r.target, r.type) for r in body.facts.relations),
+        )
+        passages = [Passage(p.text, tuple(p.mentions)) for p in body.passages]
+        result = await guard.run(lambda: target.remember(body.source, facts, passages))
+        return s.RememberResponse(
+            documents=[d.id for d in result.documents],
+            entities=result.entities,
+            mentions_located=result.mentions_located,
+            relations_grounded=result.relations_grounded,
+            relations_asserted=[s.RelationOut(**asdict(r)) for r in result.relations_asserted],
+            unlocated=list(result.unlocated),
+        )
+
+    @app.post("/v1/memory/context", response_model=s.ContextResponse, tags=["memory"])
+    async def memory_context(token: Token, body: s.ContextRequest) -> s.ContextResponse:
+        """Cited passages for a question, with a verdict: read `grounding.state` first."""
+        target = service.scope(token, body.scope, Right.READ)
+        query = service.question("query", body.query)
+        evidence = await guard.run(lambda: target.context(query, k=body.k, hops=body.hops))
+        return context_response(evidence)
+
+    @app.post("/v1/answers", response_model=s.AnswerResponse, tags=["answers"])
+    async def answers(token: Token, body: s.AnswerRequest) -> s.AnswerResponse:
+        """An answer whose every quote was located in the stored text, or a refusal with its
+        reason. A refusal is a normal result (200), not an error."""
+        target = service.scope(token, body.scope, Right.READ)
+        question = service.question("question", body.question)
+        history = [Turn(t.question, t.answer) for t in body.history]
+        answer = await guard.run(
+            lambda: target.ask(question, history, k=body.k, hops=body.hops, model=service.chat)
+        )
+        return s.AnswerResponse(answer=json.loads(to_json(answer)))
+
+    @app.post("/v1/answers/check", response_model=s.CheckResponse, tags=["answers"])
+    async def answers_check(token: Token, body: s.CheckRequest) -> s.CheckResponse:
+        """Check an exported answer: each quote must be its evidence item's bytes at its span.
+        With `scope`, each is also compared with the stored text (the token needs read on it);
+        without, nothing stored is read."""
+        target = None if body.scope is None else service.scope(token, body.scope, Right.READ)
+        return await guard.run(lambda: check_answer(body.answer, target))
+
+    @app.post("/v1/documents", response_model=s.IngestResponse, tags=["documents"])
+    async def upload(
+        token: Token,
+        scope: Annotated[str, Form(min_length=1, max_length=64)],
+        file: Annotated[list[UploadFile], File(description="One or more documents.")],
+        title: Annotated[str | None, Form(max_length=s.MAX_NAME)] = None,
+    ) -> s.IngestResponse:
+        """Upload and ingest documents (multipart). Each is checked in full before any of it
+        is stored; a bad one is refused (422) with nothing of it stored."""
+        target = service.scope(token, scope, Right.WRITE)
+        if title is not None and len(file) != 1:
+            raise ApiError(422, "invalid_request", "title: applies to a single file")
+        items: list[tuple[str, bytes, str | None]] = []
+        for upload in file:
+            if not upload.filename:
+                raise ApiError(422, "invalid_request", "file: every part needs a file name")
+            items.append((upload.filename, await upload.read(), title))
+        results = await guard.run(lambda: target.ingest_many(items))
+        return s.IngestResponse(results=[_ingested(r) for r in results])
+
+    @app.get("/v1/documents", response_model=s.DocumentsResponse, tags=["documents"])
+    async def documents(
+        token: Token, scope: Annotated[str, Query(min_length=1, max_length=64)]
+    ) -> s.DocumentsResponse:
+        """The documents stored in a scope."""
+        target = service.scope(token, scope, Right.READ)
+        stored = await guard.run(target.documents)
+        return s.DocumentsResponse(documents=[_document(d) for d in stored])
+
+    @app.delete("/v1/documents/{document}", response_model=s.DeletedResponse, tags=["documents"])
+    async def delete(
+        token: Token, document: str, scope: Annotated[str, Query(min_length=1, max_length=64)]
+    ) -> s.DeletedResponse:
+        """Delete a document (by id or name) and everything that hangs off it."""
+        target = service.scope(token, scope, Right.WRITE)
+        removed = await guard.run(lambda: target.delete_document(document))
+        return s.DeletedResponse(deleted=_document(removed))
+
+    @app.api_route("/", methods=["GET"], include_in_schema=False)
+    async def root() -> JSONResponse:
+        return error_response(404, "not_found", "see /docs for the API, /v1/health for health")
+
+    return app

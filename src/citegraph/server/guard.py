@@ -1,0 +1,201 @@
+"""What stands in front of every route: the body limit, tokens, timeouts, one error shape."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import (
+    ChatModelError,
+    CitegraphError,
+    ConfigError,
+    DocumentNotFound,
+    EmbeddingModelMissing,
+    IndexNotReady,
+    InvalidDocument,
+    InvalidQuestion,
+    InvalidScopeName,
+    StoreLoading,
+    StoreUnavailable,
+)
+from .tokens import Right, TokenFile, TokenRecord
+
+log = logging.getLogger("citegraph.server")
+T = TypeVar("T")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = {"ok": False, "error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+# Most specific first: the first class an error is an instance of decides.
+_STATUS: tuple[tuple[type[CitegraphError], int, str], ...] = (
+    (DocumentNotFound, 404, "not_found"),
+    (InvalidScopeName, 422, "invalid_scope"),
+    (InvalidDocument, 422, "invalid_document"),
+    (InvalidQuestion, 422, "invalid_question"),
+    (ConfigError, 500, "config_error"),
+    (StoreLoading, 503, "store_loading"),
+    (StoreUnavailable, 503, "store_unavailable"),
+    (IndexNotReady, 503, "index_not_ready"),
+    (EmbeddingModelMissing, 503, "embedding_model_missing"),
+    (ChatModelError, 502, "chat_model_error"),
+)
+
+
+def status_for(exc: CitegraphError) -> tuple[int, str]:
+    for kind, status, code in _STATUS:
+        if isinstance(exc, kind):
+            return status, code
+    from ..errors import UsageError
+
+    return (422, "invalid_request") if isinstance(exc, UsageError) else (500, "store_error")
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "form")]
+    return ".".join(parts) or "body"
+
+
+def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) -> None:
+    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    async def citegraph_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, CitegraphError)
+        status, code = status_for(exc)
+        if isinstance(exc, StoreUnavailable):
+            on_store_down()  # lets an embedded store be restarted
+        return error_response(status, code, str(exc))
+
+    async def invalid(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        problems = [f"{_field(tuple(e['loc']))}: {e['msg']}" for e in exc.errors()[:5]]
+        return error_response(422, "invalid_request", "; ".join(problems))
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return error_response(
+            exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail)
+        )
+
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return error_response(500, "internal", "an unexpected error; it was logged on the server")
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(CitegraphError, citegraph_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected)
+
+
+class BodyLimit:
+    """413 for a body over `limit` bytes: at once when Content-Length says so, else as soon as
+    the streamed body passes it (nothing more is read)."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(
+            413, "payload_too_large", f"the request body is over the limit of {self.limit:,} bytes"
+        )
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class Guard:
+    """Bearer tokens against the tokens file, and the per-request timeout."""
+
+    def __init__(self, tokens: TokenFile, timeout_s: float):
+        self.tokens = tokens
+        self.timeout_s = timeout_s
+
+    def authenticate(self, request: Request) -> TokenRecord:
+        """The token's record; 401 for none, a malformed header, or an unknown token. Runs
+        before the body is read or checked."""
+        header = request.headers.get("authorization")
+        challenge = {"WWW-Authenticate": "Bearer"}
+        if header is None:
+            raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>", challenge)
+        kind, _, token = header.partition(" ")
+        token = token.strip()
+        if kind.lower() != "bearer" or not token or " " in token:
+            raise ApiError(
+                401, "unauthorized", "malformed Authorization header: use Bearer <token>", challenge
+            )
+        record = self.tokens.find(token)
+        if record is None:
+            raise ApiError(401, "unauthorized", "unknown or revoked token", challenge)
+        return record
+
+    @staticmethod
+    def authorize(record: TokenRecord, scope: str, right: Right) -> None:
+        # The same answer whether or not the scope exists: nothing is looked up before this.
+        if not record.allows(scope, right):
+            raise ApiError(403, "forbidden", f"this token may not {right.value} scope {scope!r}")
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run blocking core work in a thread, bounded by the request timeout. On timeout the
+        caller gets 504; the thread cannot be stopped and finishes on its own."""
+        try:
+            with anyio.fail_after(self.timeout_s):
+                return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except TimeoutError:
+            raise ApiError(
+                504,
+                "timeout",
+                f"the request took longer than {self.timeout_s:g}s; what it began finishes "
+                "in the background",
+            ) from None
