@@ -59,3 +59,68 @@ def env_with(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(extra)
     return env
+
+
+# -- a real `citegraph serve` on a loopback port ------------------------------------------------
+
+CITEGRAPH = str(Path(sys.executable).parent / "citegraph")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [CITEGRAPH, *args], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+
+
+def make_token(home: Path, *scopes: str, rights: str = "read,write") -> str:
+    args = [a for s in scopes for a in ("--scope", s)]
+    done = cli("token", "create", *args, "--rights", rights, "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+class Served:
+    """`citegraph serve` in a process of its own, stopped (SIGTERM) at the end."""
+
+    def __init__(self, home: Path, *args: str, env: dict[str, str] | None = None):
+        import httpx
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = home.parent / f"serve-{self.port}.log"
+        self._log_handle = self.log.open("w")
+        self.proc = subprocess.Popen(
+            [CITEGRAPH, "serve", "--home", str(home), "--port", str(self.port), *args],
+            stdout=self._log_handle,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+
+        def up() -> bool:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"serve exited: {self.log.read_text()}")
+            try:
+                return httpx.get(self.url + "/v1/health", timeout=2).status_code in (200, 503)
+            except httpx.HTTPError:
+                return False
+
+        wait_until(up, 60, "citegraph serve to answer")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log_handle.close()

@@ -28,6 +28,7 @@ class Settings:
     extract: bool = True
     embed_model: str | None = None
     query_timeout_s: float = 300.0
+    restart_delay_s: float = 1.0
     # The HTTP service (citegraph serve).
     tokens_file: Path | None = None  # None: <home>/tokens.json
     max_body_bytes: int = 10 * 1024 * 1024
@@ -55,6 +56,8 @@ class Settings:
         )
         if min(timeouts) <= 0:
             raise ConfigError("timeouts must be positive")
+        if self.restart_delay_s < 0:
+            raise ConfigError("the restart delay cannot be negative")
         if self.max_body_bytes < 1024 or self.max_question_chars < 1:
             raise ConfigError("the body limit must be at least 1024 bytes, the question limit 1")
 
@@ -108,6 +111,7 @@ def load_settings(
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
+        restart_delay_s=_number(env, "CITEGRAPH_RESTART_DELAY", 1.0, float, "a number"),
         tokens_file=Path(env["CITEGRAPH_TOKENS_FILE"]).expanduser()
         if env.get("CITEGRAPH_TOKENS_FILE")
         else None,

@@ -45,10 +45,16 @@ def probe(ping: Callable[[], None]) -> GraphHealth:
 
 
 class Reviver:
-    """Runs one restart at a time in the background; callers never wait for it."""
+    """Runs one restart at a time in the background; callers never wait for it. It waits
+    `delay_s` first, doubled after each failed restart (up to a minute), so a server that dies
+    again at once is not restarted in a tight loop."""
 
-    def __init__(self, restart: Callable[[], object], on_done: Callable[[], None]):
+    def __init__(
+        self, restart: Callable[[], object], on_done: Callable[[], None], delay_s: float = 1.0
+    ):
         self._restart = restart
+        self._delay_s = delay_s
+        self._failures = 0
         self._on_done = on_done
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -74,11 +80,14 @@ class Reviver:
             thread.join(timeout_s)
 
     def _run(self) -> None:
+        time.sleep(min(60.0, self._delay_s * 2**self._failures))
         try:
             self._restart()
         except CitegraphError as exc:
             self.last_error = str(exc)
+            self._failures += 1
         else:
             self.last_error = None
+            self._failures = 0
             self.restarts += 1
             self._on_done()

@@ -350,7 +350,7 @@ class Workspace:
         self._closed = False
         # Bumped each time the embedded server is restarted under this workspace.
         self.generation = 0
-        self._reviver = Reviver(self._restart_server, self._restarted)
+        self._reviver = Reviver(self._restart_server, self._restarted, settings.restart_delay_s)
         if settings.graph_url:
             self.store: GraphStore = FalkorStore(
                 url=settings.graph_url, timeout_s=settings.query_timeout_s

@@ -8,7 +8,7 @@ import threading
 from dataclasses import asdict
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, File, Form, Query, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
 from .. import __version__
@@ -141,6 +141,15 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckRespo
     )
 
 
+def _authenticated(request: Request) -> TokenRecord:
+    service: Service = request.app.state.service
+    return service.guard.authenticate(request)
+
+
+# Resolved before the body is read, so a caller without a valid token learns nothing more.
+Token = Annotated[TokenRecord, Depends(_authenticated)]
+
+
 class Service:
     """The workspace, its scopes (kept, so their word statistics are too) and the guard."""
 
@@ -182,7 +191,6 @@ def create_app(
         responses=_ERRORS,
     )
     app.state.service = service
-    Token = Annotated[TokenRecord, Depends(guard.authenticate)]
     install_error_handlers(app, lambda: workspace.health())
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 

@@ -129,30 +129,34 @@ class BodyLimit:
             await self._refuse(scope, receive, send)
             return
         seen = 0
+        refused = False
 
         async def limited() -> Message:
-            nonlocal seen
+            # Past the limit: answer 413 here and tell the app the client left. FastAPI turns
+            # an exception raised while it reads the body into a 400, so none is raised.
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    refused = True
+                    await self._refuse(scope, receive, send)
+                    return {"type": "http.disconnect"}
             return message
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send)
+        async def send_unless_refused(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, limited, send_unless_refused)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(
             413, "payload_too_large", f"the request body is over the limit of {self.limit:,} bytes"
         )
         await response(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 class Guard:

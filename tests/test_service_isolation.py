@@ -1,0 +1,189 @@
+"""Tenancy: a token opens only its scopes, with only its rights, and a refusal leaks nothing.
+
+Every case runs against the real app in-process over ASGI, with two scopes that each hold a
+document. After each case, the other scope's document names, ids and text must not appear in
+the response, and scope B must still hold what it held.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from citegraph import Workspace
+from citegraph.server import TokenFile, create_app
+
+_n = itertools.count()
+SECRET = "Zanzibar ledger reconciles the quarterly fjord tariffs."
+
+
+@dataclass
+class World:
+    client: TestClient
+    a: str
+    b: str
+    tokens: dict[str, str]
+    b_doc: dict[str, Any]
+    a_doc: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def world(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> World:
+    a, b = f"iso_a{next(_n)}", f"iso_b{next(_n)}"
+    tokens = TokenFile(tmp_path_factory.mktemp("tokens") / "tokens.json")
+    made = {
+        "rw_a": tokens.create([a], "read,write"),
+        "ro_a": tokens.create([a], "read"),
+        "wo_a": tokens.create([a], "write"),
+        "rw_b": tokens.create([b], "read,write"),
+        "revoked": tokens.create([a, b], "read,write"),
+    }
+    record = tokens.find(made["revoked"])
+    assert record is not None
+    tokens.revoke(record.id)
+    client = TestClient(create_app(workspace, tokens), raise_server_exceptions=False)
+    a_doc = workspace.scope(a).ingest(b"Alpha notes about the invoice export.", name="alpha.txt")
+    b_doc = workspace.scope(b).ingest(SECRET.encode(), name="bravo-secret.txt")
+    return World(
+        client,
+        a,
+        b,
+        made,
+        {"id": b_doc[0].document.id, "name": "bravo-secret.txt"},
+        {"id": a_doc[0].document.id, "name": "alpha.txt"},
+    )
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    call: Callable[[World], httpx.Response]
+    status: int
+    code: str | None = None
+
+
+def _context(scope: str, who: str | None = None, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    def call(w: World) -> httpx.Response:
+        sent = headers if headers is not None else (bearer(w.tokens[who]) if who else {})
+        name = {"A": w.a, "B": w.b}.get(scope, scope)
+        return w.client.post(
+            "/v1/memory/context", headers=sent, json={"scope": name, "query": "fjord tariffs"}
+        )
+
+    return call
+
+
+def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ignore[no-untyped-def]
+    def call(w: World) -> httpx.Response:
+        name = {"A": w.a, "B": w.b}.get(scope, scope)
+        url = path.replace("{b_doc}", w.b_doc["id"]).replace("{a_doc}", w.a_doc["id"])
+        json_body = kw.get("json")
+        if json_body is not None:
+            json_body = {**json_body, "scope": name} if "scope" not in json_body else json_body
+        params = {"scope": name} if method in ("GET", "DELETE") else None
+        data = {"scope": name} if "files" in kw else None
+        return w.client.request(
+            method,
+            url,
+            headers=bearer(w.tokens[who]) if who else {},
+            json=json_body,
+            params=params,
+            data=data,
+            files=kw.get("files"),
+        )
+
+    return call
+
+
+REM, ANS, DOCS = "/v1/memory/remember", "/v1/answers", "/v1/documents"
+B_DOC, A_DOC = "/v1/documents/{b_doc}", "/v1/documents/{a_doc}"
+REMEMBER = {"source": "iso test", "passages": [{"text": "Northwind Retail files tickets."}]}
+ANSWER = {"question": "What reconciles the fjord tariffs?"}
+UPLOAD = {"files": [("file", ("up.txt", b"Uploaded text about rivers.", "text/plain"))]}
+
+CASES = [
+    Case("read own scope", _context("A", "rw_a"), 200),
+    Case("read other scope", _context("B", "rw_a"), 403, "forbidden"),
+    Case("read a scope that does not exist", _context("nope-such-scope", "rw_a"), 403, "forbidden"),
+    Case("no Authorization header", _context("A"), 401, "unauthorized"),
+    Case("not a Bearer header", _context("A", headers={"Authorization": "Token x"}), 401),
+    Case("Bearer with no token", _context("A", headers={"Authorization": "Bearer "}), 401),
+    Case("Bearer with two words", _context("A", headers={"Authorization": "Bearer a b"}), 401),
+    Case("unknown token", _context("A", headers=bearer("cg_not-a-token")), 401),
+    Case("revoked token", _context("A", "revoked"), 401, "unauthorized"),
+    Case("write-only token reading", _context("A", "wo_a"), 403, "forbidden"),
+    Case("B's token on A", _context("A", "rw_b"), 403, "forbidden"),
+    Case("read-only token remembering", _with("POST", REM, "ro_a", "A", json=REMEMBER), 403),
+    Case("remember in other scope", _with("POST", REM, "rw_a", "B", json=REMEMBER), 403),
+    Case("remember in own scope", _with("POST", REM, "rw_a", "A", json=REMEMBER), 200),
+    Case("answer in own scope, read-only", _with("POST", ANS, "ro_a", "A", json=ANSWER), 200),
+    Case("answer in other scope", _with("POST", ANS, "ro_a", "B", json=ANSWER), 403),
+    Case("answer with no token", _with("POST", ANS, "", "A", json=ANSWER), 401),
+    Case("read-only token uploading", _with("POST", DOCS, "ro_a", "A", **UPLOAD), 403),
+    Case("upload to other scope", _with("POST", DOCS, "rw_a", "B", **UPLOAD), 403),
+    Case("upload to own scope", _with("POST", DOCS, "rw_a", "A", **UPLOAD), 200),
+    Case("list other scope", _with("GET", DOCS, "rw_a", "B"), 403),
+    Case("list own scope", _with("GET", DOCS, "ro_a", "A"), 200),
+    Case("delete B's document through A", _with("DELETE", B_DOC, "rw_a", "A"), 404),
+    Case("delete in other scope", _with("DELETE", B_DOC, "rw_a", "B"), 403),
+    Case("read-only token deleting", _with("DELETE", A_DOC, "ro_a", "A"), 403),
+    Case("list with no token", _with("GET", DOCS, "", "A"), 401),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_isolation(world: World, workspace: Workspace, case: Case) -> None:
+    response = case.call(world)
+    assert response.status_code == case.status, response.text
+    body = response.json()
+    assert body["ok"] is (case.status == 200)
+    if case.status != 200:
+        assert set(body["error"]) == {"code", "message"}
+        if case.code:
+            assert body["error"]["code"] == case.code
+    if case.status == 401:
+        assert response.headers["www-authenticate"] == "Bearer"
+    for leak in ("Zanzibar", world.b_doc["name"], world.b_doc["id"]):
+        if leak == world.b_doc["id"] and case.name == "delete B's document through A":
+            continue  # the caller sent that id; echoing it back tells them nothing new
+        assert leak not in response.text
+    # Whatever A's tokens did, B is whole.
+    names = [d.name for d in workspace.scope(world.b).documents()]
+    assert names == ["bravo-secret.txt"]
+
+
+def test_forbidden_reads_the_same_whether_or_not_the_scope_exists(world: World) -> None:
+    there = _context("B", "rw_a")(world).json()["error"]["message"]
+    absent = _context("zz-absent", "rw_a")(world).json()["error"]["message"]
+    assert there.replace(world.b, "X") == absent.replace("zz-absent", "X")
+
+
+def test_table_has_twenty_cases_or_more() -> None:
+    assert len(CASES) >= 20
+
+
+def test_health_needs_no_token_and_names_no_scope(world: World) -> None:
+    response = world.client.get("/v1/health")
+    assert response.status_code == 200
+    assert response.json()["api"] == "ok" and response.json()["graph"]["state"] == "ok"
+    assert world.a not in response.text and world.b not in response.text
+
+
+def test_a_token_is_stored_only_as_a_hash(tmp_path: Path) -> None:
+    tokens = TokenFile(tmp_path / "tokens.json")
+    token = tokens.create(["s1"], "read")
+    stored = (tmp_path / "tokens.json").read_text()
+    assert token not in stored and token[3:] not in stored
+    assert (tmp_path / "tokens.json").stat().st_mode & 0o777 == 0o600
+    assert tokens.find(token) is not None and tokens.find(token + "x") is None
