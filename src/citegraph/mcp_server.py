@@ -122,6 +122,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             raise _tool_error(exc) from None
         return {
             "documents": [d.id for d in result.documents],
+            "entities": result.entities,
             "mentions_located": result.mentions_located,
             "relations_grounded": result.relations_grounded,
             "relations_asserted": [

@@ -27,8 +27,10 @@ from .tokens import Right, TokenFile, TokenRecord
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody, "description": what}
     for code, what in {
+        400: "The body cannot be parsed (not JSON, not UTF-8, a broken multipart form).",
         401: "No token, a malformed header, or an unknown or revoked token.",
         403: "The token does not open this scope with this right.",
+        404: "No such document in the scope, or no such route.",
         413: "The request body is over the limit.",
         422: "A field is missing or out of bounds; the message names it.",
         503: "The graph store is down, still loading, or an index is still being built.",
@@ -194,7 +196,12 @@ def create_app(
     install_error_handlers(app, lambda: workspace.health())
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
-    @app.get("/v1/health", response_model=s.HealthResponse, tags=["health"])
+    @app.get(
+        "/v1/health",
+        response_model=s.HealthResponse,
+        responses={503: {"model": s.HealthResponse, "description": "The graph is down."}},
+        tags=["health"],
+    )
     async def health() -> JSONResponse:
         """API health and graph health, as separate facts; 503 when the graph is down. Needs
         no token."""

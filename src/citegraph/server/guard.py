@@ -73,8 +73,12 @@ def status_for(exc: CitegraphError) -> tuple[int, str]:
 
 
 def _field(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "form")]
-    return ".".join(parts) or "body"
+    # The first part says where (body, query, path, header); the rest names the field.
+    parts = [str(p) for p in (loc[1:] if loc and loc[0] in _WHERE else loc)]
+    return ".".join(parts) or str(loc[0] if loc else "body")
+
+
+_WHERE = ("body", "query", "path", "header", "cookie")
 
 
 def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) -> None:
@@ -96,7 +100,7 @@ def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) ->
 
     async def http_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
-        codes = {404: "not_found", 405: "method_not_allowed"}
+        codes = {400: "invalid_body", 404: "not_found", 405: "method_not_allowed"}
         return error_response(
             exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail)
         )

@@ -1,0 +1,122 @@
+"""`citegraph mcp` driven by the MCP SDK's own client over stdio: list, then call each tool."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from helpers import CITEGRAPH
+
+NORTHWIND = "Northwind Retail reports that the invoice export drops the currency column."
+
+
+def _session(home: Path, *scopes: str) -> Client:
+    args = ["mcp", "--home", str(home)]
+    for scope in scopes:
+        args += ["--scope", scope]
+    return Client(StdioServerParameters(command=CITEGRAPH, args=args), read_timeout_seconds=120)
+
+
+def _structured(result: Any) -> dict[str, Any]:
+    assert result.is_error is False, result.content
+    content: dict[str, Any] = result.structured_content
+    return content
+
+
+async def _conversation(home: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    async with _session(home, "agent-a", "agent-b") as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        seen["tools"] = tools
+        seen["remember"] = _structured(
+            await client.call_tool(
+                "memory_remember",
+                {
+                    "source": "support ticket 4471",
+                    "entities": [
+                        {"name": "Northwind Retail", "type": "Company"},
+                        {"name": "Invoice export", "type": "Feature"},
+                    ],
+                    "relations": [
+                        {"source": "Northwind Retail", "target": "Invoice export",
+                         "type": "REPORTED_BUG_IN"},
+                    ],
+                    "passages": [
+                        {"text": NORTHWIND, "mentions": ["Northwind Retail", "Invoice export",
+                                                         "Contoso"]},
+                    ],
+                },
+            )
+        )  # fmt: skip
+        seen["grounded"] = _structured(
+            await client.call_tool(
+                "memory_context",
+                {"query": "What does Northwind Retail report about the invoice export?"},
+            )
+        )
+        seen["answer"] = _structured(
+            await client.call_tool(
+                "answer",
+                {"question": "What does Northwind Retail report about the invoice export?"},
+            )
+        )
+        seen["refusal"] = _structured(
+            await client.call_tool("answer", {"question": "What does Contoso say about payroll?"})
+        )
+        seen["check"] = _structured(
+            await client.call_tool("check_answer", {"answer": seen["answer"], "scope": "agent-a"})
+        )
+        tampered = dict(seen["answer"])
+        claim = dict(tampered["claims"][0])
+        citation = dict(claim["citations"][0])
+        citation["quote"] = citation["quote"].replace("currency", "date")
+        claim["citations"] = [citation]
+        tampered["claims"] = [claim]
+        seen["check_tampered"] = _structured(
+            await client.call_tool("check_answer", {"answer": tampered})
+        )
+        seen["other_scope"] = await client.call_tool(
+            "memory_context", {"query": "invoice export", "scope": "agent-b"}
+        )
+        seen["closed_scope"] = await client.call_tool(
+            "memory_context", {"query": "invoice export", "scope": "not-open"}
+        )
+        seen["bad_k"] = await client.call_tool("memory_context", {"query": "invoice", "k": 500})
+    return seen
+
+
+def test_every_tool_over_stdio(tmp_path: Path) -> None:
+    seen = asyncio.run(_conversation(tmp_path / "home"))
+    tools = seen["tools"]
+    assert set(tools) == {"memory_context", "memory_remember", "answer", "check_answer"}
+    rules = tools["memory_context"].description
+    for rule in ("grounding.state", "grounded", "citation", "I don't know"):
+        assert rule in rules
+    assert "refus" in tools["answer"].description
+
+    assert seen["remember"]["mentions_located"] == 2
+    assert seen["remember"]["relations_grounded"] == 1
+    # Not in the passage, so not stored, and said so.
+    assert seen["remember"]["unlocated"] == ["passage 1: mention 'Contoso' is not in its text"]
+
+    grounded = seen["grounded"]
+    assert grounded["grounding"]["state"] == "grounded"
+    assert any("currency column" in item["text"] for item in grounded["items"])
+
+    assert seen["answer"]["disposition"] == "answered"
+    refusal = seen["refusal"]
+    assert refusal["disposition"] == "refused" and refusal["reason"] == "no-evidence"
+    assert refusal["text"] is None
+
+    assert seen["check"]["valid"] is True and seen["check"]["checked_against_store"] is True
+    assert seen["check_tampered"]["valid"] is False and seen["check_tampered"]["problems"]
+
+    other = _structured(seen["other_scope"])  # open to this server, but empty: says so
+    assert other["grounding"]["state"] == "nothing_stored" and other["items"] == []
+    closed = seen["closed_scope"]
+    assert closed.is_error is True and "not open to this server" in closed.content[0].text
+    assert seen["bad_k"].is_error is True

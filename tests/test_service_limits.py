@@ -1,0 +1,127 @@
+"""Bounds on what a request may ask for, each refused with a message naming the field."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from fastapi.testclient import TestClient
+
+from citegraph import Workspace
+from citegraph.server import Right, TokenFile, create_app
+
+_n = itertools.count()
+
+
+@pytest.fixture
+def client(workspace: Workspace, tmp_path) -> tuple[TestClient, str, str]:  # type: ignore[no-untyped-def]
+    name = f"lim{next(_n)}"
+    tokens = TokenFile(tmp_path / "tokens.json")
+    token = tokens.create([name], "read,write")
+    workspace.scope(name).ingest(b"The harbour wall was rebuilt in 1884.", name="wall.txt")
+    return TestClient(create_app(workspace, tokens)), token, name
+
+
+def _post(client: TestClient, token: str, path: str, body: dict[str, object]):  # type: ignore[no-untyped-def]
+    return client.post(path, json=body, headers={"Authorization": f"Bearer {token}"})
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("k", 51, "less than or equal to 50"),
+        ("k", 0, "greater than or equal to 1"),
+        ("hops", 4, "less than or equal to 3"),
+        ("hops", -1, "greater than or equal to 0"),
+        ("k", "many", "valid integer"),
+    ],
+)
+def test_bounds_name_the_field(client, field: str, value: object, words: str) -> None:  # type: ignore[no-untyped-def]
+    http, token, scope = client
+    body = {"scope": scope, "query": "When was the wall rebuilt?", field: value}
+    reply = _post(http, token, "/v1/memory/context", body)
+    assert reply.status_code == 422
+    error = reply.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert error["message"].startswith(f"{field}: ") and words in error["message"]
+
+
+def test_question_length_limit(client) -> None:  # type: ignore[no-untyped-def]
+    http, token, scope = client
+    for path, key in (("/v1/memory/context", "query"), ("/v1/answers", "question")):
+        reply = _post(http, token, path, {"scope": scope, key: "wall " * 401})
+        assert reply.status_code == 422
+        assert reply.json()["error"]["message"].startswith(f"{key}: 2,005 characters")
+        fits = _post(http, token, path, {"scope": scope, key: "When was the wall rebuilt?"})
+        assert fits.status_code == 200
+
+
+def test_missing_and_unknown_fields(client) -> None:  # type: ignore[no-untyped-def]
+    http, token, scope = client
+    missing = _post(http, token, "/v1/memory/context", {"scope": scope})
+    assert missing.status_code == 422 and "query: Field required" in missing.text
+    extra = _post(http, token, "/v1/memory/context", {"scope": scope, "query": "x", "kk": 3})
+    assert extra.status_code == 422 and "kk" in extra.json()["error"]["message"]
+    not_json = http.post(
+        "/v1/memory/context",
+        content=b"{not json",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    assert not_json.status_code == 422 and not_json.json()["ok"] is False
+
+
+def test_body_limit_from_settings(workspace: Workspace, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    tokens = TokenFile(tmp_path / "tokens.json")
+    token = tokens.create(["limbody"], "read,write")
+    headers = {"Authorization": f"Bearer {token}"}
+    with _sharing(workspace, max_body_bytes=4096) as small:
+        http = TestClient(create_app(small, tokens))
+        big = http.post("/v1/memory/context", content=b"x" * 5000, headers=headers)
+        assert big.status_code == 413 and big.json()["error"]["code"] == "payload_too_large"
+        upload = http.post(
+            "/v1/documents",
+            data={"scope": "limbody"},
+            files=[("file", ("a.txt", b"y" * 5000, "text/plain"))],
+            headers=headers,
+        )
+        assert upload.status_code == 413
+    assert workspace.scope("limbody").documents() == []
+
+
+def test_a_slow_request_times_out_with_504(workspace: Workspace, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    tokens = TokenFile(tmp_path / "tokens.json")
+    token = tokens.create(["limslow"], "read")
+    record = tokens.find(token)
+    assert record is not None
+
+    def slow_context(*_: object, **__: object) -> object:
+        time.sleep(1.5)
+        raise AssertionError("the caller should have been answered already")
+
+    with _sharing(workspace, request_timeout_s=0.2) as impatient:
+        app = create_app(impatient, tokens)
+        target = app.state.service.scope(record, "limslow", Right.READ)
+        target.context = slow_context  # stands in for a store that is slow to answer
+        http = TestClient(app)
+        started = time.monotonic()
+        reply = http.post(
+            "/v1/memory/context",
+            json={"scope": "limslow", "query": "anything"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert reply.status_code == 504 and reply.json()["error"]["code"] == "timeout"
+        assert time.monotonic() - started < 1.4
+
+
+@contextlib.contextmanager
+def _sharing(workspace: Workspace, **changes: object) -> Iterator[Workspace]:
+    """A second workspace on the same store, with other service settings."""
+    other = Workspace(replace(workspace.settings, **changes))  # type: ignore[arg-type]
+    try:
+        yield other
+    finally:
+        other.close()
