@@ -13,6 +13,10 @@ def test_all_lists_exactly_the_public_names() -> None:
         "store",
         "cli",
         "cli_answers",
+        "cli_service",
+        "health",
+        "server",
+        "mcp_server",
         "demo",
         "text",
         "extract",
@@ -24,6 +28,13 @@ def test_all_lists_exactly_the_public_names() -> None:
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:
         assert hasattr(citegraph, name)
+
+
+def test_the_server_package_exports_what_it_lists() -> None:
+    import citegraph.server
+
+    public = {n for n in dir(citegraph.server) if not n.startswith("_")}
+    assert set(citegraph.server.__all__) == public - {"app", "guard", "schemas", "tokens"}
 
 
 def test_one_exception_tree() -> None:

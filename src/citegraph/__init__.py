@@ -35,6 +35,7 @@ from .errors import (
 )
 from .extract.offline import Candidate, Extractor, OfflineExtractor
 from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+from .health import GraphHealth, GraphState
 from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
 from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
 from .models.openai_chat import OpenAIChat
@@ -88,6 +89,8 @@ __all__ = [
     "Extractor",
     "Facts",
     "FoldedText",
+    "GraphHealth",
+    "GraphState",
     "Grounding",
     "HashingEmbedder",
     "IndexNotReady",
