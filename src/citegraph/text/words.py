@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import snowballstemmer
@@ -29,7 +30,16 @@ STOPWORDS = (
     | QUESTION_WORDS
 )
 
-_stemmer = snowballstemmer.stemmer("english")
+# A Snowball stemmer keeps its working word in the instance: one per thread, or concurrent
+# requests corrupt each other's words (seen as IndexError under load).
+_local = threading.local()
+
+
+def _stemmer() -> snowballstemmer.stemmer:
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def tokens(text: str) -> list[str]:
@@ -42,7 +52,7 @@ def stem(word: str) -> str:
     base = word.casefold().replace("’", "'")
     if base.endswith("'s"):
         base = base[:-2]
-    return str(_stemmer.stemWord(base.replace("'", "")))
+    return str(_stemmer().stemWord(base.replace("'", "")))
 
 
 def content_words(text: str) -> list[str]:
