@@ -90,7 +90,9 @@ def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) ->
         assert isinstance(exc, CitegraphError)
         status, code = status_for(exc)
         if isinstance(exc, StoreUnavailable):
-            on_store_down()  # lets an embedded store be restarted
+            # Lets an embedded store be restarted; a PING to a hung store could block, so not
+            # on the event loop.
+            await anyio.to_thread.run_sync(on_store_down, abandon_on_cancel=True)
         return error_response(status, code, str(exc))
 
     async def invalid(_: Request, exc: Exception) -> JSONResponse:

@@ -1,0 +1,45 @@
+"""Graph health as a fact of its own, and the workspace bringing a dead embedded store back."""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+from citegraph import GraphState, StoreLoading, StoreUnavailable, Workspace
+from citegraph.config import load_settings
+from citegraph.health import probe
+
+
+def _raise(exc: Exception):  # type: ignore[no-untyped-def]
+    def ping() -> None:
+        raise exc
+
+    return ping
+
+
+def test_probe_tells_down_from_loading_from_ok() -> None:
+    assert probe(lambda: None).state is GraphState.OK
+    down = probe(_raise(StoreUnavailable("the graph store went away")))
+    assert down.state is GraphState.DOWN and "went away" in down.detail
+    loading = probe(_raise(StoreLoading("still loading its data")))
+    assert loading.state is GraphState.DEGRADED
+
+
+def test_a_killed_embedded_store_is_restarted_with_its_data(tmp_path: Path) -> None:
+    settings = replace(load_settings(home=tmp_path / "home"), restart_delay_s=0.0)
+    with Workspace(settings) as ws:
+        scope = ws.scope("h")
+        scope.ingest(b"The harbour wall was rebuilt in 1884.", name="wall.txt")
+        old = ws.server_pid()
+        assert old is not None and ws.health().state is GraphState.OK
+        os.kill(old, signal.SIGKILL)
+        seen = ws.health()
+        assert seen.state is GraphState.DOWN and "restarting" in seen.detail
+        ws.wait_for_restart(60)
+        assert ws.health().state is GraphState.OK
+        assert ws.server_pid() not in (None, old)
+        assert ws.generation == 1
+        assert scope.stored_text("wall.txt") == b"The harbour wall was rebuilt in 1884."
+        assert scope.context("When was the harbour wall rebuilt?").verdict.state == "grounded"
