@@ -36,6 +36,11 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _remember_northwind(server: Served, token: str) -> None:
+    reply = httpx.post(server.url + "/v1/memory/remember", json=NORTHWIND, headers=_auth(token))
+    assert reply.status_code == 200, reply.text
+
+
 def _assert_down(server: Served, token: str) -> None:
     health = httpx.get(server.url + "/v1/health", timeout=30)
     assert health.status_code == 503, health.text
@@ -98,12 +103,7 @@ def test_embedded_falkordb_killed_is_restarted_and_loses_nothing_acknowledged(
                 unexpected.append(reply.text)
 
     try:
-        assert (
-            httpx.post(
-                server.url + "/v1/memory/remember", json=NORTHWIND, headers=_auth(token)
-            ).status_code
-            == 200
-        )
+        _remember_northwind(server, token)
         thread = threading.Thread(target=writer)
         thread.start()
         wait_until(lambda: len(acknowledged) >= 5, 60, "some acknowledged uploads")
@@ -154,12 +154,7 @@ def test_falkordb_server_killed_is_reconnected_to_when_back(tmp_path: Path) -> N
     token = make_token(home, "h")
     server = Served(home, "--url", f"redis://127.0.0.1:{port}")
     try:
-        assert (
-            httpx.post(
-                server.url + "/v1/memory/remember", json=NORTHWIND, headers=_auth(token)
-            ).status_code
-            == 200
-        )
+        _remember_northwind(server, token)
         assert _grounded_again(server, token)
         falkordb.kill()
         falkordb.wait()
