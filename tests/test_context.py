@@ -116,6 +116,15 @@ def test_bad_facts_are_refused(scope: Scope) -> None:
         scope.remember("  ", Facts(), [])
     with pytest.raises(citegraph.UsageError, match="passage 1 is empty"):
         scope.remember("x", Facts(), [Passage("   ")])
+    # Found by schemathesis: a NUL in a name reached the store and came back as a 500. Now it
+    # is refused before anything is stored, the passage included.
+    nul = Facts(entities=(EntityFact("Acme\x00", "Company"),))
+    with pytest.raises(citegraph.UsageError, match="NUL"):
+        scope.remember("x", nul, [Passage("Acme ships widgets.")])
+    assert scope.documents() == []
+    with pytest.raises(citegraph.UsageError, match="NUL"):
+        scope.ingest(b"text", name="bad\x00name.txt")
+    assert scope.documents() == []
 
 
 def test_an_empty_scope_is_nothing_stored(scope: Scope) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,3 +44,19 @@ def test_a_killed_embedded_store_is_restarted_with_its_data(tmp_path: Path) -> N
         assert ws.generation == 1
         assert scope.stored_text("wall.txt") == b"The harbour wall was rebuilt in 1884."
         assert scope.context("When was the harbour wall rebuilt?").verdict.state == "grounded"
+
+
+def test_closing_during_a_pending_restart_leaves_no_server(tmp_path: Path) -> None:
+    from helpers import alive
+
+    settings = replace(load_settings(home=tmp_path / "home"), restart_delay_s=0.5)
+    ws = Workspace(settings)
+    ws.scope("h").ingest(b"Some text.", name="a.txt")
+    old = ws.server_pid()
+    assert old is not None
+    os.kill(old, signal.SIGKILL)
+    assert "restarting" in ws.health().detail
+    ws.close()  # before the restart delay is over
+    time.sleep(1.0)
+    assert not (tmp_path / "home" / "run" / "server.json").exists()
+    assert ws.server_pid() is None and not alive(old)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import CitegraphError, StoreLoading, StoreUnavailable
+from .errors import StoreLoading, StoreUnavailable
 
 # A store that takes longer than this to answer a PING is called degraded, not ok.
 SLOW_PING_S = 1.0
@@ -57,6 +57,7 @@ class Reviver:
         self._failures = 0
         self._on_done = on_done
         self._lock = threading.Lock()
+        self._cancelled = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_error: str | None = None
         self.restarts = 0
@@ -68,7 +69,7 @@ class Reviver:
     def start(self) -> bool:
         """Begin a restart unless one is under way; True when this call began one."""
         with self._lock:
-            if self.running:
+            if self.running or self._cancelled.is_set():
                 return False
             self._thread = threading.Thread(target=self._run, name="citegraph-revive", daemon=True)
             self._thread.start()
@@ -79,12 +80,19 @@ class Reviver:
         if thread is not None:
             thread.join(timeout_s)
 
+    def cancel(self, timeout_s: float | None = None) -> None:
+        """No more restarts; wait for one under way to end (the workspace is closing)."""
+        with self._lock:
+            self._cancelled.set()
+        self.wait(timeout_s)
+
     def _run(self) -> None:
-        time.sleep(min(60.0, self._delay_s * 2**self._failures))
+        if self._cancelled.wait(min(60.0, self._delay_s * 2**self._failures)):
+            return
         try:
             self._restart()
-        except CitegraphError as exc:
-            self.last_error = str(exc)
+        except Exception as exc:  # any failure must back off, not end the thread silently
+            self.last_error = str(exc) or type(exc).__name__
             self._failures += 1
         else:
             self.last_error = None

@@ -418,6 +418,7 @@ class Workspace:
             return
         self._closed = True
         _open_workspaces.discard(self)
+        self._reviver.cancel(self.settings.start_timeout_s)
         try:
             self.store.close()
         finally:

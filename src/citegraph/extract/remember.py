@@ -69,6 +69,12 @@ def check_facts(source: str, facts: Facts, passages: Sequence[Passage]) -> dict[
     for index, passage in enumerate(passages, start=1):
         if not passage.text.strip():
             raise UsageError(f"passage {index} is empty")
+    # Checked before anything is stored, so a bad field never leaves half a call behind.
+    texts = [source, *(e.name for e in facts.entities), *(e.type for e in facts.entities)]
+    texts += [v for r in facts.relations for v in (r.source, r.target, r.type)]
+    texts += [v for p in passages for v in (p.text, *p.mentions)]
+    if any("\x00" in text for text in texts):
+        raise UsageError("remember: a field contains a NUL character, which cannot be stored")
     return by_name
 
 

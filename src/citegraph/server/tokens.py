@@ -8,6 +8,7 @@ it again when it changes, so `citegraph token revoke` takes effect without a res
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import hmac
 import json
@@ -15,7 +16,7 @@ import os
 import secrets
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -130,19 +131,32 @@ class TokenFile:
             label=label,
             created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
-        self._write((*self.records(), record))
+        with self._editing() as records:
+            self._write((*records, record))
         return token
 
     def revoke(self, token_id: str) -> TokenRecord:
-        records = self.records()
-        matches = [r for r in records if r.id == token_id or (token_id and r.hash == token_id)]
-        if not matches:
-            raise UsageError(f"no token with id {token_id!r} (see `citegraph token list`)")
-        self._write(tuple(r for r in records if r not in matches))
+        with self._editing() as records:
+            matches = [r for r in records if token_id and token_id in (r.id, r.hash)]
+            if not matches:
+                raise UsageError(f"no token with id {token_id!r} (see `citegraph token list`)")
+            self._write(tuple(r for r in records if r not in matches))
         return matches[0]
 
-    def _write(self, records: tuple[TokenRecord, ...]) -> None:
+    @contextlib.contextmanager
+    def _editing(self) -> Iterator[tuple[TokenRecord, ...]]:
+        """The records as they are on disk, under a lock that other processes editing the
+        file also take: two edits at once must not lose one (a revoke above all)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        with open(lock_path, "a+") as lock, self._lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield self._load() if self.path.exists() else ()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _write(self, records: tuple[TokenRecord, ...]) -> None:
         body = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2)
         fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".tokens-")
         try:
@@ -156,5 +170,4 @@ class TokenFile:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
             raise
-        with self._lock:
-            self._seen = None  # read it again next time
+        self._seen = None  # read it again next time (the caller holds self._lock)

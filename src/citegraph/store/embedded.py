@@ -162,9 +162,10 @@ class EmbeddedServer:
         """Start the server again if it died under a member (killed, crashed); share it if
         another process already did. It replays its append-only file, so what it acknowledged
         is there. Returns the socket, which is the same path as before."""
-        if self._client_file is None:
-            raise StoreUnavailable("this workspace is closed")
         with _locked(self.run_dir / "lock"):
+            # Checked under the lock: a close in between must not leave a server nobody owns.
+            if self._client_file is None:
+                raise StoreUnavailable("this workspace is closed")
             info = self._read_info()
             if info is not None and pid_alive(info.pid, info.start):
                 self._wait_ready(info)

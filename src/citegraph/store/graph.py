@@ -7,7 +7,7 @@ from typing import Any, Protocol
 import falkordb
 import redis.exceptions
 
-from ..errors import StoreError, StoreLoading, StoreUnavailable
+from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
 
 Rows = list[list[Any]]
 
@@ -49,22 +49,46 @@ def _translate(exc: Exception, what: str) -> Exception:
     return StoreError(f"the graph store refused {what}: {exc}")
 
 
+def _check_text(value: Any) -> None:
+    """FalkorDB cannot take a NUL inside a parameter, nor text that is not valid Unicode: say so
+    as the caller's mistake rather than let the store refuse the query."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise UsageError("text with a NUL character cannot be stored or looked up")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _check_text(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_text(item)
+
+
+def _unencodable() -> UsageError:
+    return UsageError("text that is not valid Unicode (a lone surrogate) cannot be stored")
+
+
 class FalkorGraph:
     def __init__(self, graph: Any, name: str):
         self._graph = graph
         self.name = name
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> Rows:
+        _check_text(params)
         try:
             return list(self._graph.query(cypher, params).result_set)
+        except UnicodeEncodeError:
+            raise _unencodable() from None
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "a write") from exc
 
     def ro_query(
         self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
     ) -> Rows:
+        _check_text(params)
         try:
             return list(self._graph.ro_query(cypher, params, timeout=timeout_ms).result_set)
+        except UnicodeEncodeError:
+            raise _unencodable() from None
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "a read") from exc
 
