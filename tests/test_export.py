@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -64,3 +65,32 @@ def test_a_refusal_exports_and_checks(scope: Scope) -> None:
 def test_unreadable_documents_are_a_clear_error(text: str) -> None:
     with pytest.raises(citegraph.UsageError):
         from_json(text)
+
+
+def _leaves(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] + [path]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))] + [path]
+    return [path]
+
+
+def test_any_field_of_the_wrong_type_is_a_usage_error(answered: citegraph.Answer) -> None:
+    """Found in review: a quote that was a number reached `check` and crashed it (a 500 over
+    HTTP). Every field, swapped for every other JSON type, is now a clear error or checks."""
+    original = json.loads(to_json(answered))
+    replacements: list[object] = [None, True, 7, 2.5, "x", [], {}, [1], {"a": 1}]
+    tried = 0
+    for path in _leaves(original):
+        if not path:
+            continue
+        for replacement in replacements:
+            doc = json.loads(json.dumps(original))
+            parent = doc
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = replacement
+            tried += 1
+            with contextlib.suppress(citegraph.UsageError):
+                check(from_json(json.dumps(doc)))
+    assert tried > 500

@@ -177,3 +177,18 @@ def test_health_needs_no_token_and_names_no_scope(world: World) -> None:
     assert response.status_code == 200
     assert response.json()["api"] == "ok" and response.json()["graph"]["state"] == "ok"
     assert world.a not in response.text and world.b not in response.text
+
+
+def test_without_a_token_the_body_is_never_read(world: World) -> None:
+    client = world.client
+    for body in (b"{not json", b"x" * (11 * 1024 * 1024)):
+        reply = client.post(
+            "/v1/memory/context", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert reply.status_code == 401, reply.text
+    form = client.post(
+        "/v1/documents", content=b"--broken", headers={"Content-Type": "multipart/form-data"}
+    )
+    assert form.status_code == 401
+    unknown_route = client.get("/v1/no-such-route")
+    assert unknown_route.status_code == 401  # nothing about the API's shape without a token

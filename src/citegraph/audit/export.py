@@ -27,8 +27,37 @@ def _origin(origin: TextOrigin | None) -> dict[str, str] | None:
     )
 
 
-def _from_origin(data: dict[str, str] | None) -> TextOrigin | None:
-    return None if data is None else TextOrigin(data["kind"], data["source"], data["method"])
+_NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false",
+          list: "a list", dict: "an object", type(None): "null"}  # fmt: skip
+
+
+def _get(d: dict[str, Any], key: str, *kinds: type) -> Any:
+    """d[key], if it is one of `kinds` (a document from elsewhere may hold anything)."""
+    value = d[key]
+    # bool is an int in Python, but true is not a byte offset.
+    if isinstance(value, bool) and bool not in kinds:
+        ok = False
+    else:
+        ok = isinstance(value, kinds) or (float in kinds and isinstance(value, int))
+    if not ok:
+        wanted = " or ".join(_NAMES.get(k, k.__name__) for k in kinds)
+        raise ValueError(f"{key!r} must be {wanted}, not {type(value).__name__}")
+    return value
+
+
+def _strings(d: dict[str, Any], key: str) -> tuple[str, ...]:
+    values = _get(d, key, list)
+    if not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{key!r} must be a list of strings")
+    return tuple(values)
+
+
+def _from_origin(data: Any) -> TextOrigin | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("'textOrigin' must be an object or null")
+    return TextOrigin(_get(data, "kind", str), _get(data, "source", str), _get(data, "method", str))
 
 
 def _item(item: EvidenceItem) -> dict[str, Any]:
@@ -51,19 +80,19 @@ def _item(item: EvidenceItem) -> dict[str, Any]:
 
 def _from_item(d: dict[str, Any]) -> EvidenceItem:
     return EvidenceItem(
-        id=d["id"],
-        document_id=d["documentId"],
-        document_name=d["documentName"],
-        chunk_id=d["chunkId"],
-        start_byte=d["startByte"],
-        end_byte=d["endByte"],
-        text=d["text"],
-        score=d["score"],
-        retrievers=tuple(d["retrievers"]),
-        page=d["page"],
-        end_page=d["endPage"],
+        id=_get(d, "id", str),
+        document_id=_get(d, "documentId", str),
+        document_name=_get(d, "documentName", str),
+        chunk_id=_get(d, "chunkId", str),
+        start_byte=_get(d, "startByte", int),
+        end_byte=_get(d, "endByte", int),
+        text=_get(d, "text", str),
+        score=_get(d, "score", float),
+        retrievers=_strings(d, "retrievers"),
+        page=_get(d, "page", int, type(None)),
+        end_page=_get(d, "endPage", int, type(None)),
         text_origin=_from_origin(d["textOrigin"]),
-        citable=d["citable"],
+        citable=_get(d, "citable", bool),
     )
 
 
@@ -84,14 +113,14 @@ def _citation(c: Citation, evidence_id: str) -> dict[str, Any]:
 
 def _from_citation(d: dict[str, Any]) -> Citation:
     return Citation(
-        document_id=d["documentId"],
-        chunk_id=d["chunkId"],
-        start_byte=d["startByte"],
-        end_byte=d["endByte"],
-        quote=d["quote"],
+        document_id=_get(d, "documentId", str),
+        chunk_id=_get(d, "chunkId", str),
+        start_byte=_get(d, "startByte", int),
+        end_byte=_get(d, "endByte", int),
+        quote=_get(d, "quote", str),
         grounding=Grounding(d["grounding"]),
-        page=d["page"],
-        end_page=d["endPage"],
+        page=_get(d, "page", int, type(None)),
+        end_page=_get(d, "endPage", int, type(None)),
         text_origin=_from_origin(d["textOrigin"]),
     )
 
@@ -153,8 +182,8 @@ def from_json(text: str) -> Answer:
         v = ev["verdict"]
         evidence = Evidence(
             question=d["question"],
-            items=tuple(_from_item(i) for i in ev["items"]),
-            context=tuple(_from_item(i) for i in ev["context"]),
+            items=tuple(_from_item(i) for i in _get(ev, "items", list)),
+            context=tuple(_from_item(i) for i in _get(ev, "context", list)),
             verdict=Verdict(
                 VerdictState(v["state"]),
                 tuple(v["uncovered"]),
@@ -168,14 +197,14 @@ def from_json(text: str) -> Answer:
         r = d["receipt"]
         claims = tuple(
             Claim(
-                c["text"],
-                tuple(_from_citation(x) for x in c["citations"]),
-                tuple(x["evidence"] for x in c["citations"]),
+                _get(c, "text", str),
+                tuple(_from_citation(x) for x in _get(c, "citations", list)),
+                tuple(_get(x, "evidence", str) for x in c["citations"]),
             )
-            for c in d["claims"]
+            for c in _get(d, "claims", list)
         )
         return Answer(
-            question=d["question"],
+            question=_get(d, "question", str),
             disposition=Disposition(d["disposition"]),
             evidence=evidence,
             receipt=Receipt(
@@ -186,16 +215,18 @@ def from_json(text: str) -> Answer:
                 r["retrievalMs"],
                 r["answerMs"],
             ),
-            text=d["text"],
+            text=_get(d, "text", str, type(None)),
             claims=claims,
             reason=RefusalReason(d["reason"]) if d["reason"] else None,
-            detail=d["detail"],
-            problems=tuple(d["problems"]),
+            detail=_get(d, "detail", str),
+            problems=_strings(d, "problems"),
         )
     except UsageError:
         raise
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"not a readable {FORMAT} document: {exc!r}") from None
+    except KeyError as exc:
+        raise UsageError(f"not a readable {FORMAT} document: no field {exc}") from None
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise UsageError(f"not a readable {FORMAT} document: {exc}") from None
 
 
 def check(answer: Answer) -> list[str]:

@@ -21,7 +21,14 @@ from ..retrieve.evidence import Evidence, EvidenceItem
 from ..types import Document, IngestResult
 from ..workspace import Scope, Workspace
 from . import schemas as s
-from .guard import ApiError, BodyLimit, Guard, error_response, install_error_handlers
+from .guard import (
+    ApiError,
+    BodyLimit,
+    Guard,
+    RequireToken,
+    error_response,
+    install_error_handlers,
+)
 from .tokens import Right, TokenFile, TokenRecord
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -144,11 +151,13 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckRespo
 
 
 def _authenticated(request: Request) -> TokenRecord:
-    service: Service = request.app.state.service
-    return service.guard.authenticate(request)
+    record: TokenRecord | None = getattr(request.state, "token", None)
+    if record is None:  # RequireToken runs first for every /v1/ route; this is a safety net
+        raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>")
+    return record
 
 
-# Resolved before the body is read, so a caller without a valid token learns nothing more.
+# Checked by RequireToken before the body is read, then handed to the route.
 Token = Annotated[TokenRecord, Depends(_authenticated)]
 
 
@@ -195,6 +204,8 @@ def create_app(
     app.state.service = service
     install_error_handlers(app, lambda: workspace.health())
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    # Added last, so it runs first: no token, no body read.
+    app.add_middleware(RequireToken, guard=guard, open_paths=("/v1/health",))
 
     @app.get(
         "/v1/health",

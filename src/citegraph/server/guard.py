@@ -10,6 +10,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -165,6 +166,33 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+class RequireToken:
+    """Every /v1/ route but health needs a valid token, checked before any of the body is
+    read: a caller without one costs no parsing and learns nothing from validation errors.
+    The token's record is left in the request state for the routes."""
+
+    def __init__(self, app: ASGIApp, guard: Guard, open_paths: tuple[str, ...]):
+        self.app = app
+        self.guard = guard
+        self.open_paths = open_paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/v1/") or path in self.open_paths:
+            await self.app(scope, receive, send)
+            return
+        header = Headers(scope=scope).get("authorization")
+        try:
+            record = self.guard.authenticate(header)
+        except ApiError as exc:
+            await error_response(exc.status, exc.code, exc.message, exc.headers)(
+                scope, receive, send
+            )
+            return
+        scope.setdefault("state", {})["token"] = record
+        await self.app(scope, receive, send)
+
+
 class Guard:
     """Bearer tokens against the tokens file, and the per-request timeout."""
 
@@ -172,10 +200,8 @@ class Guard:
         self.tokens = tokens
         self.timeout_s = timeout_s
 
-    def authenticate(self, request: Request) -> TokenRecord:
-        """The token's record; 401 for none, a malformed header, or an unknown token. Runs
-        before the body is read or checked."""
-        header = request.headers.get("authorization")
+    def authenticate(self, header: str | None) -> TokenRecord:
+        """The token's record; 401 for none, a malformed header, or an unknown token."""
         challenge = {"WWW-Authenticate": "Bearer"}
         if header is None:
             raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>", challenge)
@@ -185,7 +211,11 @@ class Guard:
             raise ApiError(
                 401, "unauthorized", "malformed Authorization header: use Bearer <token>", challenge
             )
-        record = self.tokens.find(token)
+        try:
+            record = self.tokens.find(token)
+        except CitegraphError as exc:
+            log.error("tokens: %s", exc)  # the path and the reason, for the operator only
+            raise ApiError(500, "config_error", "the server's tokens cannot be read") from None
         if record is None:
             raise ApiError(401, "unauthorized", "unknown or revoked token", challenge)
         return record
