@@ -217,3 +217,22 @@ def test_an_index_being_built_is_could_not_judge(scope: Scope) -> None:
     assert evidence.verdict.state is VerdictState.COULD_NOT_JUDGE
     assert evidence.verdict.stage == "keyword"
     assert "Chunk.text" in evidence.verdict.detail
+
+
+def test_writes_through_another_scope_object_are_seen(
+    workspace: citegraph.Workspace, scope: Scope, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The service keeps one Scope per name; another process (the CLI, `citegraph mcp`) writes
+    through its own. Found in review: the server kept stale word and type statistics."""
+    scope.ingest(b"Contoso ships widgets to the harbour every week.", name="contoso.txt")
+    reader = workspace.scope(scope.name)
+    before = reader.context("Which companies report an invoice bug?")
+    assert before.verdict.state != "grounded"
+    scope.remember(
+        "ticket",
+        Facts(entities=(EntityFact("Northwind Retail", "Company"),)),
+        [Passage("Northwind Retail reports an invoice bug.", ("Northwind Retail",))],
+    )
+    monkeypatch.setattr(citegraph.workspace, "STATS_TTL_S", 0.0)
+    after = reader.context("Which companies report an invoice bug?")
+    assert after.verdict.state == "grounded"

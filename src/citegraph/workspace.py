@@ -45,6 +45,8 @@ from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GRAPH_PREFIX = "citegraph:"
+# How long keyword statistics may be reused before they are counted again.
+STATS_TTL_S = 10.0
 
 
 def validate_scope_name(name: str) -> str:
@@ -65,8 +67,10 @@ class Scope:
         self.graph = workspace.store.graph(GRAPH_PREFIX + name)
         self._repo = DocumentRepository(self.graph)
         self._entities = EntityRepository(self.graph)
-        # Word statistics for keyword ranking; this scope's own writes reset them.
+        # Word statistics for keyword ranking: reset by this object's writes, and every
+        # STATS_TTL_S, so that writes through other processes or objects are seen too.
         self._term_stats = TermStats()
+        self._stats_born = time.monotonic()
         self._ready_generation = -1  # the workspace's store generation last prepared
         self._ready_lock = threading.Lock()
 
@@ -168,7 +172,7 @@ class Scope:
         """Store parsed documents with distinct names; they become visible together."""
         written: dict[str, list[Chunk]] = {}
         repo = self._prepare()
-        self._term_stats = TermStats()
+        self._forget_stats()
         results = pipeline.store_many(
             repo, group, self.workspace.settings.chunk_bytes, progress, written
         )
@@ -202,6 +206,7 @@ class Scope:
         wait_for_indexes(
             self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
         )
+        self._forget_stats()  # again: a reader may have counted the old state meanwhile
         return results
 
     def _store_grouped(
@@ -237,7 +242,7 @@ class Scope:
             facts or Facts(),
             passages,
         )
-        self._term_stats = TermStats()
+        self._forget_stats()
         return result
 
     def ask(
@@ -285,7 +290,7 @@ class Scope:
             hops=hops,
             budget_bytes=budget_bytes,
             policy=policy,
-            stats=self._term_stats,
+            stats=self._current_stats(),
             embedder=self.workspace.embedder,
         )
 
@@ -320,11 +325,21 @@ class Scope:
     def delete_document(self, id_or_name: str) -> Document:
         """Remove the document and everything that hangs off it; return what was removed."""
         doc = self.document(id_or_name)
-        self._term_stats = TermStats()
+        self._forget_stats()
         if self._repo.delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
         self._entities.drop_orphans()
+        self._forget_stats()
         return doc
+
+    def _forget_stats(self) -> None:
+        self._term_stats = TermStats()
+        self._stats_born = time.monotonic()
+
+    def _current_stats(self) -> TermStats:
+        if time.monotonic() - self._stats_born > STATS_TTL_S:
+            self._forget_stats()
+        return self._term_stats
 
 
 class Workspace:
