@@ -60,3 +60,19 @@ def test_closing_during_a_pending_restart_leaves_no_server(tmp_path: Path) -> No
     time.sleep(1.0)
     assert not (tmp_path / "home" / "run" / "server.json").exists()
     assert ws.server_pid() is None and not alive(old)
+
+
+def test_a_hung_store_reads_down_within_seconds(tmp_path: Path) -> None:
+    """Found in review: the health PING waited out the 300 s query timeout of a hung store."""
+    with Workspace(load_settings(home=tmp_path / "home")) as ws:
+        pid = ws.server_pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            seen = ws.health()
+            assert seen.state is GraphState.DOWN
+            assert time.monotonic() - started < 10
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert ws.health().state is GraphState.OK

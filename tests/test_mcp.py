@@ -86,6 +86,7 @@ async def _conversation(home: Path) -> dict[str, Any]:
             "memory_context", {"query": "invoice export", "scope": "not-open"}
         )
         seen["bad_k"] = await client.call_tool("memory_context", {"query": "invoice", "k": 500})
+        seen["too_long"] = await client.call_tool("memory_context", {"query": "invoice " * 300})
     return seen
 
 
@@ -120,3 +121,5 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     closed = seen["closed_scope"]
     assert closed.is_error is True and "not open to this server" in closed.content[0].text
     assert seen["bad_k"].is_error is True
+    too_long = seen["too_long"]
+    assert too_long.is_error is True and "query: 2,400 characters" in too_long.content[0].text

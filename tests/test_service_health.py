@@ -45,6 +45,7 @@ def _assert_down(server: Served, token: str) -> None:
     health = httpx.get(server.url + "/v1/health", timeout=30)
     assert health.status_code == 503, health.text
     assert health.json()["api"] == "ok" and health.json()["graph"]["state"] == "down"
+    assert "/" not in health.json()["graph"]["detail"]  # no paths for callers without a token
     failed = httpx.post(
         server.url + "/v1/memory/context", json=QUESTION, headers=_auth(token), timeout=60
     )

@@ -60,6 +60,21 @@ def test_question_length_limit(client) -> None:  # type: ignore[no-untyped-def]
         assert fits.status_code == 200
 
 
+def test_history_turns_have_limits_too(client) -> None:  # type: ignore[no-untyped-def]
+    http, token, scope = client
+    long_turn = [{"question": "wall " * 401, "answer": ""}]
+    reply = _post(
+        http, token, "/v1/answers", {"scope": scope, "question": "When?", "history": long_turn}
+    )
+    assert reply.status_code == 422
+    assert reply.json()["error"]["message"].startswith("history.0.question: 2,005 characters")
+    long_answer = [{"question": "When was the wall rebuilt?", "answer": "x" * 8001}]
+    reply = _post(
+        http, token, "/v1/answers", {"scope": scope, "question": "Why?", "history": long_answer}
+    )
+    assert reply.status_code == 422 and "history.0.answer" in reply.text
+
+
 def test_missing_and_unknown_fields(client) -> None:  # type: ignore[no-untyped-def]
     http, token, scope = client
     missing = _post(http, token, "/v1/memory/context", {"scope": scope})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +15,8 @@ from rich.table import Table
 
 from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _workspace, app, err, out
 from .config import load_settings
-from .errors import CitegraphError
+from .errors import CitegraphError, RuntimeFailure
+from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .server.tokens import TokenFile
@@ -142,7 +144,18 @@ def serve(
         from .models.openai_chat import OpenAIChat
 
         chat = OpenAIChat()
-    with _workspace(home, url) as ws:
+    # A request that times out keeps its worker thread until the store answers: bound that
+    # wait by the request timeout, so such threads cannot pile up behind a hung store.
+    settings = replace(
+        settings, query_timeout_s=min(settings.query_timeout_s, settings.request_timeout_s)
+    )
+    try:
+        ws = Workspace(settings)
+    except RuntimeFailure as exc:
+        _fail(str(exc), 3)
+    except CitegraphError as exc:
+        _fail(str(exc), 1)
+    with ws:
         api = create_app(ws, tokens, chat)
         err.print(f"citegraph {escape(ws.where)} on http://{host}:{port} (docs at /docs)")
         uvicorn.run(api, host=host, port=port, log_level="warning", access_log=False)

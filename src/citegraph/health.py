@@ -10,8 +10,10 @@ from enum import StrEnum
 
 from .errors import StoreLoading, StoreUnavailable
 
-# A store that takes longer than this to answer a PING is called degraded, not ok.
+# A store that takes longer than this to answer a PING is called degraded, not ok; one that
+# gives no answer in PING_TIMEOUT_S is down.
 SLOW_PING_S = 1.0
+PING_TIMEOUT_S = 3.0
 
 
 class GraphState(StrEnum):
@@ -23,11 +25,26 @@ class GraphState(StrEnum):
 @dataclass(frozen=True)
 class GraphHealth:
     state: GraphState
-    detail: str
+    detail: str  # what was found, with the store's own words (paths included)
     ping_ms: float | None = None
+    restarting: bool = False  # an embedded store found dead is being started again
+    restart_error: str | None = None  # why the last restart failed
+
+    def public_detail(self) -> str:
+        """The detail without paths or the store's own words, for callers without a token."""
+        if self.state is GraphState.OK:
+            return "the graph store answers"
+        if self.state is GraphState.DEGRADED:
+            return "the graph store answers, but slowly or while it loads its data"
+        said = "the graph store does not answer"
+        if self.restarting:
+            said += "; the embedded FalkorDB is restarting"
+        elif self.restart_error:
+            said += "; restarting it failed (see the server's log)"
+        return said
 
 
-def probe(ping: Callable[[], None]) -> GraphHealth:
+def probe(ping: Callable[[], object]) -> GraphHealth:
     """One PING, judged. Never raises for a store that is down: that is the answer."""
     started = time.perf_counter()
     try:

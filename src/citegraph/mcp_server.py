@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from . import __version__
-from .answer.followup import Turn
+from .answer.types import Answer
 from .audit.export import to_json
-from .errors import CitegraphError
+from .errors import CitegraphError, StoreUnavailable
 from .extract.remember import EntityFact, Facts, Passage, RelationFact
-from .server.app import check_answer, context_response
+from .retrieve.evidence import Evidence
+from .server.app import check_answer, checked_history, context_response, within_limit
+from .server.guard import ApiError
 from .server.schemas import MAX_HOPS, MAX_K, EntityIn, PassageIn, RelationIn, TurnIn
 from .workspace import Scope, Workspace
+
+T = TypeVar("T")
 
 RULES = """\
 Rules for answering from citegraph:
@@ -75,8 +79,16 @@ class _Scopes:
             return self._open[name]
 
 
-def _tool_error(exc: CitegraphError) -> ToolError:
-    return ToolError(f"{type(exc).__name__}: {exc}")
+def _guarded(workspace: Workspace, work: Callable[[], T]) -> T:
+    """Run a tool's work; every failure becomes a tool error that says what it was."""
+    try:
+        return work()
+    except ApiError as exc:  # a limit shared with the HTTP API
+        raise ToolError(exc.message) from None
+    except CitegraphError as exc:
+        if isinstance(exc, StoreUnavailable):
+            workspace.health()  # an embedded store found dead is restarted
+        raise ToolError(f"{type(exc).__name__}: {exc}") from None
 
 
 ScopeArg = Annotated[str | None, Field(description="Scope to use; default: the server's first.")]
@@ -86,6 +98,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     for name in scopes:
         workspace.scope(name)  # checks the name now rather than at the first call
     open_scopes = _Scopes(workspace, scopes)
+    limit = workspace.settings.max_question_chars
     server = MCPServer(
         name="citegraph", version=__version__, instructions=RULES, log_level="WARNING"
     )
@@ -97,11 +110,11 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Items to return.")] = 8,
         hops: Annotated[int, Field(ge=0, le=MAX_HOPS, description="Graph steps.")] = 2,
     ) -> dict[str, Any]:
-        try:
-            evidence = open_scopes.get(scope).context(query, k=k, hops=hops)
-        except CitegraphError as exc:
-            raise _tool_error(exc) from None
-        return context_response(evidence).model_dump()
+        def work() -> Evidence:
+            within_limit("query", query, limit)
+            return open_scopes.get(scope).context(query, k=k, hops=hops)
+
+        return context_response(_guarded(workspace, work)).model_dump()
 
     @server.tool(description=REMEMBER_DOC)
     def memory_remember(
@@ -116,10 +129,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             tuple(RelationFact(r.source, r.target, r.type) for r in relations or ()),
         )
         texts = [Passage(p.text, tuple(p.mentions)) for p in passages or ()]
-        try:
-            result = open_scopes.get(scope).remember(source, facts, texts)
-        except CitegraphError as exc:
-            raise _tool_error(exc) from None
+        result = _guarded(workspace, lambda: open_scopes.get(scope).remember(source, facts, texts))
         return {
             "documents": [d.id for d in result.documents],
             "entities": result.entities,
@@ -138,12 +148,12 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         history: list[TurnIn] | None = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        turns = [Turn(t.question, t.answer) for t in history or ()]
-        try:
-            result = open_scopes.get(scope).ask(question, turns)
-        except CitegraphError as exc:
-            raise _tool_error(exc) from None
-        document: dict[str, Any] = json.loads(to_json(result))
+        def work() -> Answer:
+            within_limit("question", question, limit)
+            turns = checked_history([(t.question, t.answer) for t in history or ()], limit)
+            return open_scopes.get(scope).ask(question, turns)
+
+        document: dict[str, Any] = json.loads(to_json(_guarded(workspace, work)))
         return document
 
     @server.tool(name="check_answer", description=CHECK_DOC)
@@ -154,9 +164,6 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         ] = None,
     ) -> dict[str, Any]:
         target = open_scopes.get(scope) if scope else None
-        try:
-            return check_answer(answer, target).model_dump()
-        except CitegraphError as exc:
-            raise _tool_error(exc) from None
+        return _guarded(workspace, lambda: check_answer(answer, target)).model_dump()
 
     return server

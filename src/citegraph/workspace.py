@@ -19,7 +19,7 @@ from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidS
 from .extract.offline import Extractor, OfflineExtractor
 from .extract.remember import Facts, Passage, RememberResult, store_facts
 from .extract.run import extract_documents
-from .health import GraphHealth, GraphState, Reviver, probe
+from .health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, probe
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
@@ -393,14 +393,20 @@ class Workspace:
     def health(self) -> GraphHealth:
         """Whether the graph store answers. An embedded server found dead (killed, crashed)
         is restarted in the background; this call reports what it found, never waits."""
-        found = probe(self.store.ping)
+        found = probe(lambda: self.store.ping(PING_TIMEOUT_S))
         if found.state is not GraphState.DOWN or self._server is None or self._closed:
             return found
         if self._reviver.running or (self._server.server_pid() is None and self._reviver.start()):
-            return replace(found, detail=f"{found.detail}; the embedded FalkorDB is restarting")
+            return replace(
+                found,
+                detail=f"{found.detail}; the embedded FalkorDB is restarting",
+                restarting=True,
+            )
         if self._reviver.last_error:
             return replace(
-                found, detail=f"{found.detail}; restart failed: {self._reviver.last_error}"
+                found,
+                detail=f"{found.detail}; restart failed: {self._reviver.last_error}",
+                restart_error=self._reviver.last_error,
             )
         return found
 

@@ -4,6 +4,7 @@ same core the CLI calls, in a worker thread, under the request timeout."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from dataclasses import asdict
 from typing import Annotated, Any
@@ -30,6 +31,8 @@ from .guard import (
     install_error_handlers,
 )
 from .tokens import Right, TokenFile, TokenRecord
+
+log = logging.getLogger("citegraph.server")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody, "description": what}
@@ -180,13 +183,30 @@ class Service:
             return self._scopes[name]
 
     def question(self, field: str, text: str) -> str:
-        if len(text) > self.max_question_chars:
-            raise ApiError(
-                422,
-                "invalid_request",
-                f"{field}: {len(text):,} characters; the limit is {self.max_question_chars:,}",
-            )
-        return text
+        return within_limit(field, text, self.max_question_chars)
+
+    def history(self, turns: list[s.TurnIn]) -> list[Turn]:
+        return checked_history([(t.question, t.answer) for t in turns], self.max_question_chars)
+
+
+def within_limit(field: str, text: str, limit: int) -> str:
+    if len(text) > limit:
+        raise ApiError(
+            422, "invalid_request", f"{field}: {len(text):,} characters; the limit is {limit:,}"
+        )
+    return text
+
+
+# An earlier answer may be longer than a question: a few quoted sentences.
+ANSWER_LIMIT_FACTOR = 4
+
+
+def checked_history(turns: list[tuple[str, str]], limit: int) -> list[Turn]:
+    """Earlier turns, each within the limits: they go to the chat model with the question."""
+    for n, (question, answer) in enumerate(turns):
+        within_limit(f"history.{n}.question", question, limit)
+        within_limit(f"history.{n}.answer", answer, limit * ANSWER_LIMIT_FACTOR)
+    return [Turn(q, a) for q, a in turns]
 
 
 def create_app(
@@ -217,8 +237,10 @@ def create_app(
         """API health and graph health, as separate facts; 503 when the graph is down. Needs
         no token."""
         found = await guard.run(workspace.health)
+        if found.state != "ok":
+            log.warning("graph health: %s: %s", found.state.value, found.detail)
         body = s.HealthResponse(
-            graph=s.GraphHealthOut(state=found.state.value, detail=found.detail)
+            graph=s.GraphHealthOut(state=found.state.value, detail=found.public_detail())
         )
         return JSONResponse(body.model_dump(), status_code=503 if found.state == "down" else 200)
 
@@ -256,7 +278,7 @@ def create_app(
         reason. A refusal is a normal result (200), not an error."""
         target = service.scope(token, body.scope, Right.READ)
         question = service.question("question", body.question)
-        history = [Turn(t.question, t.answer) for t in body.history]
+        history = service.history(body.history)
         answer = await guard.run(
             lambda: target.ask(question, history, k=body.k, hops=body.hops, model=service.chat)
         )

@@ -82,6 +82,13 @@ def _field(loc: tuple[Any, ...]) -> str:
 _WHERE = ("body", "query", "path", "header", "cookie")
 
 
+def _problem(error: Any) -> str:
+    if error.get("type") == "json_invalid":  # its loc is a character position, not a field
+        reason = (error.get("ctx") or {}).get("error", "")
+        return f"body: not valid JSON ({reason})" if reason else "body: not valid JSON"
+    return f"{_field(tuple(error['loc']))}: {error['msg']}"
+
+
 def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) -> None:
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
@@ -98,7 +105,7 @@ def install_error_handlers(app: FastAPI, on_store_down: Callable[[], object]) ->
 
     async def invalid(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        problems = [f"{_field(tuple(e['loc']))}: {e['msg']}" for e in exc.errors()[:5]]
+        problems = [_problem(e) for e in exc.errors()[:5]]
         return error_response(422, "invalid_request", "; ".join(problems))
 
     async def http_error(_: Request, exc: Exception) -> JSONResponse:

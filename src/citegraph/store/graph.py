@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import falkordb
+import redis
 import redis.exceptions
 
 from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
@@ -33,7 +34,7 @@ class GraphStore(Protocol):
 
     def list_graphs(self) -> list[str]: ...
 
-    def ping(self) -> None: ...
+    def ping(self, timeout_s: float | None = None) -> None: ...
 
     def close(self) -> None: ...
 
@@ -125,6 +126,7 @@ class FalkorStore:
         except (redis.exceptions.RedisError, ValueError) as exc:
             raise StoreUnavailable(f"cannot connect to the graph store: {exc}") from exc
         self.where = url if url is not None else f"unix://{unix_socket}"
+        self._probe: redis.Redis | None = None
 
     def graph(self, name: str) -> FalkorGraph:
         return FalkorGraph(self._db.select_graph(name), name)
@@ -135,11 +137,30 @@ class FalkorStore:
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "listing graphs") from exc
 
-    def ping(self) -> None:
+    def ping(self, timeout_s: float | None = None) -> None:
+        """PING the store; with `timeout_s`, on a connection of its own that gives up after
+        that long (a health check must not wait out the query timeout of a hung store)."""
         try:
-            self._db.connection.ping()
+            if timeout_s is None:
+                self._db.connection.ping()
+            else:
+                self._prober(timeout_s).ping()
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "a health check") from exc
 
+    def _prober(self, timeout_s: float) -> redis.Redis:
+        if self._probe is None:
+            pool = self._db.connection.connection_pool
+            kwargs = dict(pool.connection_kwargs)
+            kwargs.update(socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+            self._probe = redis.Redis(
+                connection_pool=redis.ConnectionPool(
+                    connection_class=pool.connection_class, max_connections=4, **kwargs
+                )
+            )
+        return self._probe
+
     def close(self) -> None:
+        if self._probe is not None:
+            self._probe.close()
         self._db.close()
