@@ -53,13 +53,13 @@ ScopeOpt = Annotated[
 HomeOpt = Annotated[
     Path | None,
     typer.Option(
-        "--home", help="Home of the embedded store [default: $CITEGRAPH_HOME or ~/.citegraph]."
+        "--home", help="Home of the embedded store (default: $CITEGRAPH_HOME or ~/.citegraph)."
     ),
 ]
 UrlOpt = Annotated[
     str | None,
     typer.Option(
-        "--url", help="Use the FalkorDB server at this redis:// URL [env: CITEGRAPH_GRAPH_URL]."
+        "--url", help="Use the FalkorDB server at this redis:// URL (env: CITEGRAPH_GRAPH_URL)."
     ),
 ]
 DocArg = Annotated[str, typer.Argument(help="Document id or name.")]

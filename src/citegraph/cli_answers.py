@@ -51,7 +51,7 @@ def ask(
         typer.Option(
             "--model",
             help="A chat model at the OpenAI-compatible endpoint $CITEGRAPH_CHAT_BASE_URL "
-            "[env: CITEGRAPH_CHAT_MODEL]; without one, the offline extractive answerer.",
+            "(env: CITEGRAPH_CHAT_MODEL); without one, the offline extractive answerer.",
         ),
     ] = None,
 ) -> None:

@@ -169,7 +169,7 @@ def mcp(
             "--scope",
             "-s",
             help="A scope the tools may use (repeatable); the first is used when a call names "
-            "none [default: default].",
+            "none (default: the scope named default).",
         ),
     ] = None,
     home: HomeOpt = None,
