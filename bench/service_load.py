@@ -6,7 +6,7 @@ The SQuAD dev-16 paragraphs are uploaded first (one document each); the clients 
 questions. Baselines, measured in the same run: the same questions through the workspace API
 in-process, and through HTTP one at a time.
 
-    python bench/service_load.py [--clients 8] [--seconds 60]
+    python bench/service_load.py [--clients 8] [--seconds 60] [--workers 1]
 """
 
 from __future__ import annotations
@@ -36,14 +36,15 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def start_server(home: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(home: Path, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     command = [str(Path(sys.executable).parent / "citegraph"), "serve", "--home", str(home)]
-    proc = subprocess.Popen([*command, "--port", str(port)], stderr=subprocess.DEVNULL)
+    command += ["--port", str(port), "--workers", str(workers)]
+    proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -64,6 +65,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--baseline-questions", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=1, help="citegraph serve --workers")
     args = parser.parse_args()
     try:
         paragraphs, loaded = squad.load(args.datasets)
@@ -76,7 +78,7 @@ def main() -> int:
         home = Path(tmp) / "home"
         token = TokenFile(home / "tokens.json").create([SCOPE], "read,write", "bench")
         headers = {"Authorization": f"Bearer {token}"}
-        proc, url = start_server(home)
+        proc, url = start_server(home, args.workers)
         try:
             with httpx.Client(base_url=url, headers=headers, timeout=120) as http:
                 started = time.perf_counter()
@@ -188,7 +190,10 @@ def main() -> int:
     print(f"HTTP context, one at a time:       p50 {statistics.median(http_one):.1f} ms, "
           f"p95 {percentile(http_one, 95):.1f} ms "
           f"({statistics.median(http_one) / base50:.2f}x in-process)")  # fmt: skip
-    print(f"load: {args.clients} clients asking + 1 uploading for {elapsed:.0f}s")
+    print(
+        f"load: {args.clients} clients asking + 1 uploading for {elapsed:.0f}s, "
+        f"{args.workers} server process(es)"
+    )
     print(f"  context: {len(latencies)} requests, {len(latencies) / elapsed:.1f} req/s, "
           f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({p50 / base50:.1f}x in-process p50)")  # fmt: skip
     print(f"  uploads acknowledged: {len(acknowledged)}; stored byte for byte: "

@@ -138,3 +138,34 @@ def test_no_public_address_without_tokens(tmp_path: Path) -> None:
     done = cli("serve", "--host", "0.0.0.0", "--home", str(tmp_path / "empty"))
     assert done.returncode == 2
     assert "no tokens exist yet" in done.stderr
+
+
+def test_several_workers_share_one_store_and_stop_cleanly(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    token = make_token(home, "w")
+    server = Served(home, "--workers", "2")
+    try:
+        headers = {"Authorization": f"Bearer {token}"}
+        stored = httpx.post(
+            server.url + "/v1/memory/remember",
+            headers=headers,
+            json={
+                "scope": "w",
+                "source": "t",
+                "passages": [{"text": "The wall was rebuilt in 1884."}],
+            },
+        )
+        assert stored.status_code == 200, stored.text
+        # New connections land on either worker; every one must see the write.
+        for _ in range(12):
+            reply = httpx.post(
+                server.url + "/v1/memory/context",
+                headers=headers,
+                json={"scope": "w", "query": "When was the wall rebuilt?"},
+            )
+            assert reply.status_code == 200 and reply.json()["grounding"]["state"] == "grounded"
+    finally:
+        server.stop()
+    assert server.proc.returncode == 0
+    assert not (home / "run" / "server.json").exists()  # the embedded FalkorDB was stopped
+    assert list((home / "run" / "clients").iterdir()) == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -115,6 +114,15 @@ def _is_loopback(host: str) -> bool:
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 4000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Server processes (each with its own workspace on the same store); more "
+            "than one uses more cores.",
+        ),
+    ] = 1,
     home: HomeOpt = None,
     url: UrlOpt = None,
 ) -> None:
@@ -124,8 +132,9 @@ def serve(
     import uvicorn
 
     from .server import TokenFile, create_app
+    from .server.asgi import chat_from_environment, serving
 
-    settings = load_settings(home=home, url=url)
+    settings = serving(load_settings(home=home, url=url))
     tokens = TokenFile(settings.tokens_path)
     try:
         count = len(tokens.records())
@@ -139,26 +148,38 @@ def serve(
         )
     if count == 0:
         err.print("[yellow]no tokens yet: every call will get 401; see `citegraph token create`")
-    chat = None
-    if os.environ.get("CITEGRAPH_CHAT_MODEL"):
-        from .models.openai_chat import OpenAIChat
-
-        chat = OpenAIChat()
-    # A request that times out keeps its worker thread until the store answers: bound that
-    # wait by the request timeout, so such threads cannot pile up behind a hung store.
-    settings = replace(
-        settings, query_timeout_s=min(settings.query_timeout_s, settings.request_timeout_s)
-    )
     try:
+        # Opened here even with workers: a store that cannot be reached is reported now, and
+        # an embedded one stays up while workers come and go.
         ws = Workspace(settings)
     except RuntimeFailure as exc:
         _fail(str(exc), 3)
     except CitegraphError as exc:
         _fail(str(exc), 1)
     with ws:
-        api = create_app(ws, tokens, chat)
-        err.print(f"citegraph {escape(ws.where)} on http://{host}:{port} (docs at /docs)")
-        uvicorn.run(api, host=host, port=port, log_level="warning", access_log=False)
+        err.print(
+            f"citegraph {escape(ws.where)} on http://{host}:{port} (docs at /docs)"
+            + (f", {workers} workers" if workers > 1 else "")
+        )
+        if workers == 1:
+            api = create_app(ws, tokens, chat_from_environment())
+            uvicorn.run(api, host=host, port=port, log_level="warning", access_log=False)
+            return
+        # Each worker reads its settings from the environment, as this process resolved them.
+        os.environ["CITEGRAPH_HOME"] = str(settings.home.resolve())
+        os.environ["CITEGRAPH_TOKENS_FILE"] = str(settings.tokens_path)
+        if settings.graph_url:
+            os.environ["CITEGRAPH_GRAPH_URL"] = settings.graph_url
+        uvicorn.run(
+            "citegraph.server.asgi:from_environment",
+            factory=True,
+            http="citegraph.server.asgi:NoDelayH11",
+            workers=workers,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+        )
 
 
 @app.command()

@@ -3,9 +3,11 @@ same core the CLI calls, in a worker thread, under the request timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import asdict
 from typing import Annotated, Any
 
@@ -210,16 +212,32 @@ def checked_history(turns: list[tuple[str, str]], limit: int) -> list[Turn]:
 
 
 def create_app(
-    workspace: Workspace, tokens: TokenFile | None = None, chat: ChatModel | None = None
+    workspace: Workspace,
+    tokens: TokenFile | None = None,
+    chat: ChatModel | None = None,
+    *,
+    close_at_shutdown: bool = False,
 ) -> FastAPI:
+    """The API over `workspace`. With `close_at_shutdown`, the app owns the workspace and
+    closes it when the server stops (each worker of `citegraph serve --workers N`)."""
     settings = workspace.settings
     guard = Guard(tokens or TokenFile(settings.tokens_path), settings.request_timeout_s)
     service = Service(workspace, guard, chat)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if close_at_shutdown:
+                workspace.close()
+
     app = FastAPI(
         title="citegraph",
         version=__version__,
         description=DESCRIPTION,
         responses=_ERRORS,
+        lifespan=lifespan,
     )
     app.state.service = service
     install_error_handlers(app, lambda: workspace.health())
