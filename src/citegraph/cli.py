@@ -370,7 +370,7 @@ def context(
 
 @app.command()
 def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
-    """List the scopes that hold a graph."""
+    """List the scopes that hold something (documents or facts)."""
     with _workspace(home, url) as ws:
         names = ws.scopes()
     if as_json:

@@ -45,6 +45,7 @@ from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GRAPH_PREFIX = "citegraph:"
+ANY_NODE = "MATCH (n) RETURN 1 LIMIT 1"
 # How long keyword statistics may be reused before they are counted again.
 STATS_TTL_S = 10.0
 
@@ -425,8 +426,11 @@ class Workspace:
         return Scope(self, name)
 
     def scopes(self) -> list[str]:
+        """The scopes that hold something. Reading a scope creates its (empty) graph and
+        indexes; such a scope, a typo in a `--scope` say, is not listed."""
+        names = (g for g in self.store.list_graphs() if g.startswith(GRAPH_PREFIX))
         return sorted(
-            g[len(GRAPH_PREFIX) :] for g in self.store.list_graphs() if g.startswith(GRAPH_PREFIX)
+            name[len(GRAPH_PREFIX) :] for name in names if self.store.graph(name).ro_query(ANY_NODE)
         )
 
     def drop_scope(self, name: str) -> None:
