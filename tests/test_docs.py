@@ -30,3 +30,35 @@ def test_docs_links_resolve() -> None:
     readme = (ROOT / "README.md").read_text()
     for target in re.findall(r"\]\((docs/[^)]+)\)", readme):
         assert (ROOT / target).exists(), target
+
+
+def test_the_mcp_client_config_in_the_agent_docs_is_a_real_command() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from citegraph.cli import app
+
+    text = (ROOT / "docs" / "agents.md").read_text()
+    [block] = re.findall(r"```json\n(.*?)```", text, flags=re.S)
+    server = json.loads(block)["mcpServers"]["citegraph"]
+    assert server["command"] == "citegraph"
+    # The documented arguments parse (--help stops before anything is opened).
+    result = CliRunner().invoke(app, [*server["args"], "--help"])
+    assert result.exit_code == 0 and "memory_context" in result.output
+
+
+def test_every_error_code_the_service_sends_is_in_the_agent_docs() -> None:
+    from citegraph.server import guard
+
+    sources = "".join(
+        (ROOT / "src" / "citegraph" / "server" / name).read_text()
+        for name in ("guard.py", "app.py")
+    )
+    # Codes given with a status (ApiError(401, "unauthorized", ...)) or in a status map.
+    sent = set(re.findall(r"\b[1-5]\d\d,\s*\"([a-z_]+)\"", sources))
+    sent |= set(re.findall(r"\b[1-5]\d\d: \"([a-z_]+)\"", sources))
+    sent |= {code for _, _, code in guard._STATUS}
+    assert {"unauthorized", "forbidden", "payload_too_large", "timeout", "not_found"} <= sent
+    documented = (ROOT / "docs" / "agents.md").read_text()
+    assert sorted(c for c in sent if f"`{c}`" not in documented) == []
