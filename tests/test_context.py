@@ -233,6 +233,6 @@ def test_writes_through_another_scope_object_are_seen(
         Facts(entities=(EntityFact("Northwind Retail", "Company"),)),
         [Passage("Northwind Retail reports an invoice bug.", ("Northwind Retail",))],
     )
-    monkeypatch.setattr(citegraph.workspace, "STATS_TTL_S", 0.0)
+    monkeypatch.setattr(citegraph.scope, "STATS_TTL_S", 0.0)
     after = reader.context("Which companies report an invoice bug?")
     assert after.verdict.state == "grounded"

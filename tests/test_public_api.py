@@ -9,6 +9,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "errors",
         "types",
         "workspace",
+        "scope",
         "ingest",
         "store",
         "cli",

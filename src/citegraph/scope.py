@@ -1,0 +1,339 @@
+"""A scope: one tenant or project, one named graph. Ingest, remember, context, ask, read, delete."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .answer.ask import answer_from
+from .answer.followup import Turn, rewrite
+from .answer.types import Answer
+from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
+from .extract.remember import Facts, Passage, RememberResult, store_facts
+from .extract.run import extract_documents
+from .ingest import pipeline
+from .ingest.pipeline import DocumentGroups, Progress
+from .ingest.sources import SourceFile, expand, media_type_for
+from .models.chat import ChatModel
+from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
+from .retrieve.evidence import Evidence, TraversalPolicy
+from .retrieve.keywords import TermStats
+from .retrieve.meaning import embed_documents
+from .store.documents import DocumentRepository
+from .store.entities import EntityRepository
+from .store.schema import (
+    INDEXES,
+    VECTOR_INDEX,
+    ensure_indexes,
+    ensure_vector_index,
+    index_states,
+    wait_for_indexes,
+)
+from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+GRAPH_PREFIX = "citegraph:"
+ANY_NODE = "MATCH (n) RETURN 1 LIMIT 1"
+# How long keyword statistics may be reused before they are counted again.
+STATS_TTL_S = 10.0
+
+
+def validate_scope_name(name: str) -> str:
+    if not isinstance(name, str) or not SCOPE_NAME.fullmatch(name):
+        raise InvalidScopeName(
+            f"invalid scope name {name!r}: use 1 to 64 characters from A-Z a-z 0-9 _ -, "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+class Scope:
+    """One tenant or project: one named graph. Nothing crosses scopes."""
+
+    def __init__(self, workspace: Workspace, name: str):
+        self.workspace = workspace
+        self.name = validate_scope_name(name)
+        self.graph = workspace.store.graph(GRAPH_PREFIX + name)
+        self._repo = DocumentRepository(self.graph)
+        self._entities = EntityRepository(self.graph)
+        # Word statistics for keyword ranking: reset by this object's writes, and every
+        # STATS_TTL_S, so that writes through other processes or objects are seen too.
+        self._term_stats = TermStats()
+        self._stats_born = time.monotonic()
+        self._ready_generation = -1  # the workspace's store generation last prepared
+        self._ready_lock = threading.Lock()
+
+    @property
+    def _required_indexes(self) -> tuple[tuple[str, str, str], ...]:
+        return (*INDEXES, VECTOR_INDEX) if self.workspace.embedder is not None else INDEXES
+
+    def _prepare(self) -> DocumentRepository:
+        with self._ready_lock:
+            # Prepared again after the store was restarted: it may hold staging to clean.
+            if self._ready_generation != self.workspace.generation:
+                generation = self.workspace.generation
+                ensure_indexes(self.graph)
+                embedder = self.workspace.embedder
+                if embedder is not None:
+                    ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
+                wait_for_indexes(
+                    self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
+                )
+                self._repo.drop_abandoned_staging()
+                self._ready_generation = generation
+        return self._repo
+
+    # -- ingest -------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        source: str | Path | bytes,
+        *,
+        name: str | None = None,
+        media_type: str | None = None,
+        origin: TextOrigin | None = None,
+        title: str | None = None,
+        progress: Progress | None = None,
+    ) -> list[IngestResult]:
+        """Ingest a file, a folder (recursively) or bytes. One result per document.
+
+        Each document is checked in full before any of it is stored, and stored atomically. In
+        a folder, files go in name order and the first bad one stops the call with
+        `InvalidDocument`: nothing of it is stored, and the files before it stay stored.
+        """
+        if isinstance(source, bytes):
+            if name is None:
+                raise InvalidDocument("ingesting bytes needs name=")
+            kind = media_type or media_type_for(name, source)
+            return self.store_parsed([pipeline.parse(source, name, kind, origin, title)], progress)
+        files, _skipped = expand([Path(source)])
+        if (name is not None or title is not None) and (len(files) != 1 or Path(source).is_dir()):
+            raise InvalidDocument("name= and title= apply to a single file, not a folder")
+        parsed = (
+            self.parse_file(file, name=name, media_type=media_type, origin=origin, title=title)
+            for file in files
+        )
+        return self._store_grouped(parsed, progress)
+
+    def ingest_many(
+        self,
+        items: Iterable[tuple[str, bytes] | tuple[str, bytes, str | None]],
+        *,
+        media_type: str | None = None,
+        origin: TextOrigin | None = None,
+        progress: Progress | None = None,
+    ) -> list[IngestResult]:
+        """Ingest many (name, bytes) or (name, bytes, title) documents; small ones share
+        queries, so this is much faster than one `ingest` call each. A bad item stops the call
+        as in a folder; a name given twice is stored twice, in order, and the last one stays."""
+        parsed = (
+            pipeline.parse(
+                item[1],
+                item[0],
+                media_type or media_type_for(item[0], item[1]),
+                origin,
+                item[2] if len(item) > 2 else None,
+            )
+            for item in items
+        )
+        return self._store_grouped(parsed, progress)
+
+    def parse_file(
+        self,
+        file: SourceFile,
+        *,
+        name: str | None = None,
+        media_type: str | None = None,
+        origin: TextOrigin | None = None,
+        title: str | None = None,
+    ) -> pipeline.ParsedDocument:
+        label = name or file.name
+        kind = media_type or media_type_for(file.path.name)
+        try:
+            data = file.path.read_bytes()
+        except OSError as exc:
+            raise InvalidDocument(f"{file.path}: cannot read: {exc.strerror}") from None
+        return pipeline.parse(data, label, kind, origin, title)
+
+    def store_parsed(
+        self, group: Sequence[pipeline.ParsedDocument], progress: Progress | None = None
+    ) -> list[IngestResult]:
+        """Store parsed documents with distinct names; they become visible together."""
+        written: dict[str, list[Chunk]] = {}
+        repo = self._prepare()
+        self._forget_stats()
+        results = pipeline.store_many(
+            repo, group, self.workspace.settings.chunk_bytes, progress, written
+        )
+        if self.workspace.extractor is not None:
+            pending = [r.document for r in results if not r.document.extracted]
+            extract_documents(
+                self.workspace.extractor,
+                pending,
+                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
+                repo,
+                self._entities,
+            )
+            if any(r.status is IngestStatus.REPLACED for r in results):
+                self._entities.drop_orphans()
+            results = [replace(r, document=replace(r.document, extracted=True)) for r in results]
+        embedder = self.workspace.embedder
+        if embedder is not None:
+            stale = [r.document for r in results if r.document.embedded_with != embedder.name]
+            embed_documents(
+                embedder,
+                stale,
+                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
+                self.graph,
+                repo,
+            )
+            results = [
+                replace(r, document=replace(r.document, embedded_with=embedder.name))
+                for r in results
+            ]
+        # The full-text (and vector) index must be usable before success is reported.
+        wait_for_indexes(
+            self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
+        )
+        self._forget_stats()  # again: a reader may have counted the old state meanwhile
+        return results
+
+    def _store_grouped(
+        self, parsed: Iterable[pipeline.ParsedDocument], progress: Progress | None
+    ) -> list[IngestResult]:
+        results: list[IngestResult] = []
+        groups = DocumentGroups()
+        try:
+            for doc in parsed:
+                full = groups.add(doc)
+                if full:
+                    results.extend(self.store_parsed(full, progress))
+        finally:
+            # Also on a bad input: what was read before it is stored, as documented.
+            if groups.pending:
+                results.extend(self.store_parsed(groups.take(), progress))
+        return results
+
+    # -- facts and evidence -------------------------------------------------------------------
+
+    def remember(
+        self, source: str, facts: Facts | None = None, passages: Sequence[Passage] = ()
+    ) -> RememberResult:
+        """Store facts a caller already knows. Each passage becomes a document whose origin is
+        `source`; each mention is located in its passage before it is stored; a relation is
+        citable only when one chunk mentions both ends. What could not be located is returned
+        in `unlocated`, not stored as if it were grounded."""
+        result = store_facts(
+            lambda items, origin: self.ingest_many(items, media_type="text/plain", origin=origin),
+            lambda doc_id: list(self.chunks(doc_id)),
+            self._entities,
+            source,
+            facts or Facts(),
+            passages,
+        )
+        self._forget_stats()
+        return result
+
+    def ask(
+        self,
+        question: str,
+        history: Sequence[Turn] | None = None,
+        *,
+        k: int = 8,
+        hops: int = 2,
+        model: ChatModel | None = None,
+    ) -> Answer:
+        """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
+        model, the offline extractive answerer quotes the evidence. With `history` (oldest
+        first), the question is first rewritten to stand alone."""
+        rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
+        asked = rewritten.question if rewritten is not None else question
+        started = time.perf_counter()
+        evidence = self.context(asked, k=k, hops=hops)
+        elapsed = (time.perf_counter() - started) * 1000
+        return answer_from(asked, evidence, model, elapsed, rewritten, reply)
+
+    def context(
+        self,
+        question: str,
+        *,
+        k: int = 8,
+        hops: int = 2,
+        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        policy: TraversalPolicy | None = None,
+        **unexpected: object,
+    ) -> Evidence:
+        """Cited evidence for a standalone question, with a verdict (docs/retrieval.md)."""
+        if "history" in unexpected:
+            raise InvalidQuestion(
+                "context takes standalone questions only; rewrite a follow-up first "
+                "(ask() does that)"
+            )
+        if unexpected:
+            raise TypeError(f"unexpected arguments: {', '.join(unexpected)}")
+        self._prepare()
+        return gather(
+            self.graph,
+            question,
+            k=k,
+            hops=hops,
+            budget_bytes=budget_bytes,
+            policy=policy,
+            stats=self._current_stats(),
+            embedder=self.workspace.embedder,
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        return self._prepare().all()
+
+    def document(self, id_or_name: str) -> Document:
+        repo = self._prepare()
+        doc = repo.by_id(id_or_name) or repo.by_name(id_or_name)
+        if doc is None:
+            raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        return doc
+
+    def chunks(self, id_or_name: str) -> Iterator[Chunk]:
+        doc = self.document(id_or_name)
+        return iter(self._repo.chunks(doc.id))
+
+    def stored_text(self, id_or_name: str) -> bytes:
+        """The document's stored UTF-8 text, rebuilt from its chunks (which tile it)."""
+        return b"".join(c.text.encode("utf-8") for c in self.chunks(id_or_name))
+
+    def index_states(self) -> dict[str, str]:
+        return {
+            f"{lab}.{prop} ({kind})": state
+            for (lab, prop, kind), state in index_states(self.graph, self._required_indexes).items()
+        }
+
+    # -- deleting -----------------------------------------------------------------------------
+
+    def delete_document(self, id_or_name: str) -> Document:
+        """Remove the document and everything that hangs off it; return what was removed."""
+        doc = self.document(id_or_name)
+        self._forget_stats()
+        if self._repo.delete(doc.id) is None:
+            raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        self._entities.drop_orphans()
+        self._forget_stats()
+        return doc
+
+    def _forget_stats(self) -> None:
+        self._term_stats = TermStats()
+        self._stats_born = time.monotonic()
+
+    def _current_stats(self) -> TermStats:
+        if time.monotonic() - self._stats_born > STATS_TTL_S:
+            self._forget_stats()
+        return self._term_stats
