@@ -1,4 +1,6 @@
-"""The core under concurrent callers, as the HTTP service uses it (one scope, many threads)."""
+"""The core under concurrent callers, as the HTTP service uses it (one scope, many threads).
+
+Readers and a writer on one scope at once: tests/test_store_contract.py, on every backend."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import snowballstemmer
 
-from citegraph import Scope
 from citegraph.text import words
 
 SENTENCES = [
@@ -30,24 +31,3 @@ def test_stemming_from_many_threads_gives_the_same_stems() -> None:
     with ThreadPoolExecutor(8) as pool:
         for result in pool.map(stem_all, range(16)):
             assert result == expected
-
-
-def test_context_from_many_threads_while_another_writes(scope: Scope) -> None:
-    scope.ingest_many(
-        [(f"s{i}.txt", f"{s}. Note {i}.".encode()) for i, s in enumerate(SENTENCES * 5)]
-    )
-    alone = scope.context("Who reconsidered the conditional relationships?")
-
-    def ask(_: int) -> tuple[str, str]:
-        got = scope.context("Who reconsidered the conditional relationships?")
-        return got.verdict.state.value, got.items[0].text
-
-    def write(n: int) -> None:
-        scope.ingest(f"Unrelated harbour note {n}.".encode(), name=f"w{n}.txt")
-
-    with ThreadPoolExecutor(8) as pool:
-        writes = [pool.submit(write, n) for n in range(5)]
-        answers = list(pool.map(ask, range(40)))
-        for w in writes:
-            w.result()
-    assert set(answers) == {(alone.verdict.state.value, alone.items[0].text)}
