@@ -27,7 +27,7 @@ from .errors import CitegraphError, RuntimeFailure
 from .ingest.pipeline import DocumentGroups, ParsedDocument
 from .ingest.sources import expand
 from .retrieve.evidence import Evidence
-from .types import Chunk, Document, IngestResult, TextOrigin
+from .types import Chunk, Document, IngestResult, TextOrigin, page_range
 
 app = typer.Typer(
     name="citegraph",
@@ -239,6 +239,12 @@ def docs(
     out.print(table)
 
 
+def _pages(page: int | None, end_page: int | None) -> str:
+    """ ", p. 3", ", pp. 3-5", or nothing, to follow a byte span."""
+    pages = page_range(page, end_page)
+    return f", {'pp.' if '-' in pages else 'p.'} {pages}" if pages else ""
+
+
 def _preview(chunk: Chunk, width: int = 60) -> str:
     flat = " ".join(chunk.text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -276,11 +282,7 @@ def show(
     for column in ("#", "bytes [start, end)", "pages", "text"):
         table.add_column(column)
     for c in chunks:
-        pages = (
-            ""
-            if c.page is None
-            else (str(c.page) if c.page == c.end_page else f"{c.page}-{c.end_page}")
-        )
+        pages = page_range(c.page, c.end_page)
         table.add_row(str(c.ordinal), f"[{c.start_byte}, {c.end_byte})", pages, escape(_preview(c)))
     out.print(table)
 
@@ -351,9 +353,7 @@ def context(
     if verdict.stage:
         out.print(f"stage that could not run: {verdict.stage} ({escape(verdict.detail)})")
     for item in evidence.items:
-        pages = f", p. {item.page}" if item.page is not None else ""
-        if item.page is not None and item.end_page != item.page:
-            pages = f", pp. {item.page}-{item.end_page}"
+        pages = _pages(item.page, item.end_page)
         out.print(
             f"\n[bold]{item.id}[/] {escape(item.document_name)} bytes "
             f"[{item.start_byte}, {item.end_byte}){pages}  (found by {', '.join(item.retrievers)})"

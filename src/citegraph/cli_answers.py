@@ -13,7 +13,7 @@ from rich.markup import escape
 from .answer.followup import Turn
 from .answer.types import Answer
 from .audit.export import check, from_json, to_json
-from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _workspace, app, err, out
+from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _pages, _workspace, app, err, out
 from .errors import CitegraphError, UsageError
 
 
@@ -24,7 +24,7 @@ def _print_answer(answer: Answer) -> None:
         )
         for claim in answer.claims:
             for c in claim.citations:
-                pages = f", p. {c.page}" if c.page is not None else ""
+                pages = _pages(c.page, c.end_page)
                 out.print(
                     f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
                     f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"

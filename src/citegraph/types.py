@@ -61,6 +61,13 @@ class Chunk:
     end_page: int | None = None
 
 
+def page_range(page: int | None, end_page: int | None) -> str:
+    """ "" without pages, "3" for one page, "3-5" for a span that runs over several."""
+    if page is None:
+        return ""
+    return str(page) if end_page in (None, page) else f"{page}-{end_page}"
+
+
 class IngestStatus(StrEnum):
     CREATED = "created"
     REPLACED = "replaced"

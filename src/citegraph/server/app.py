@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..extract.remember import EntityFact, Facts, Passage, RelationFact
 from ..models.chat import ChatModel
 from ..retrieve.evidence import Evidence, EvidenceItem
-from ..types import Document, IngestResult
+from ..types import Document, IngestResult, page_range
 from ..workspace import Scope, Workspace
 from . import schemas as s
 from .guard import (
@@ -77,8 +77,8 @@ def _document(doc: Document) -> s.DocumentOut:
 
 def citation_label(item: EvidenceItem) -> str:
     where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
-    if item.page is not None:
-        pages = item.page if item.end_page in (None, item.page) else f"{item.page}-{item.end_page}"
+    pages = page_range(item.page, item.end_page)
+    if pages:
         where += f", page {pages}"
     return where
 
