@@ -6,8 +6,6 @@ first, answer only when grounded, quote citations, say "I don't know" and why ot
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
@@ -17,14 +15,15 @@ from pydantic import Field
 
 from . import __version__
 from .answer.types import Answer
-from .audit.export import to_json
+from .audit.export import to_document
 from .errors import CitegraphError, StoreUnavailable
 from .extract.remember import EntityFact, Facts, Passage, RelationFact
 from .retrieve.evidence import Evidence
+from .scope import OpenScopes, Scope
 from .server.app import check_answer, checked_history, context_response, within_limit
 from .server.guard import ApiError
 from .server.schemas import MAX_HOPS, MAX_K, EntityIn, PassageIn, RelationIn, TurnIn
-from .workspace import Scope, Workspace
+from .workspace import Workspace
 
 T = TypeVar("T")
 
@@ -60,11 +59,11 @@ there. `valid` is false, with the problems listed, when any citation does not ho
 
 
 class _Scopes:
+    """The scopes this server was started with; the first is the default."""
+
     def __init__(self, workspace: Workspace, allowed: Sequence[str]):
-        self.workspace = workspace
         self.allowed = tuple(dict.fromkeys(allowed))
-        self._open: dict[str, Scope] = {}
-        self._lock = threading.Lock()
+        self._open = OpenScopes(workspace)
 
     def get(self, name: str | None) -> Scope:
         name = name or self.allowed[0]
@@ -73,10 +72,7 @@ class _Scopes:
                 f"scope {name!r} is not open to this server; it was started with "
                 f"--scope {' --scope '.join(self.allowed)}"
             )
-        with self._lock:
-            if name not in self._open:
-                self._open[name] = self.workspace.scope(name)
-            return self._open[name]
+        return self._open.get(name)
 
 
 def _guarded(workspace: Workspace, work: Callable[[], T]) -> T:
@@ -153,8 +149,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             turns = checked_history([(t.question, t.answer) for t in history or ()], limit)
             return open_scopes.get(scope).ask(question, turns)
 
-        document: dict[str, Any] = json.loads(to_json(_guarded(workspace, work)))
-        return document
+        return to_document(_guarded(workspace, work))
 
     @server.tool(name="check_answer", description=CHECK_DOC)
     def check_answer_tool(

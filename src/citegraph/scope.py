@@ -337,3 +337,19 @@ class Scope:
         if time.monotonic() - self._stats_born > STATS_TTL_S:
             self._forget_stats()
         return self._term_stats
+
+
+class OpenScopes:
+    """One Scope object per name, made on first use and kept, so that its word statistics
+    are kept too (a long-running server, the MCP server); safe to share between threads."""
+
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+        self._open: dict[str, Scope] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> Scope:
+        with self._lock:
+            if name not in self._open:
+                self._open[name] = self.workspace.scope(name)
+            return self._open[name]

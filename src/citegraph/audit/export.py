@@ -126,10 +126,15 @@ def _from_citation(d: dict[str, Any]) -> Citation:
 
 
 def to_json(answer: Answer, version: str = "") -> str:
+    return json.dumps(to_document(answer, version), ensure_ascii=False, indent=2)
+
+
+def to_document(answer: Answer, version: str = "") -> dict[str, Any]:
+    """The citegraph-answer/1 document as JSON-ready values (what `to_json` writes)."""
     if not version:
         from .. import __version__ as version
     evidence = answer.evidence
-    doc = {
+    return {
         "format": FORMAT,
         "version": version,
         "createdAt": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -170,12 +175,20 @@ def to_json(answer: Answer, version: str = "") -> str:
             "contentWords": list(evidence.content_words),
         },
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
 def from_json(text: str) -> Answer:
     try:
-        d = json.loads(text)
+        document = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"not a readable {FORMAT} document: {exc}") from None
+    return from_document(document)
+
+
+def from_document(d: Any) -> Answer:
+    """An answer from a parsed citegraph-answer/1 document; UsageError, saying what is wrong,
+    for anything else."""
+    try:
         if d.get("format") != FORMAT:
             raise UsageError(f"not a {FORMAT} document (format: {d.get('format')!r})")
         ev = d["evidence"]

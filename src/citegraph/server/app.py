@@ -4,9 +4,7 @@ same core the CLI calls, in a worker thread, under the request timeout."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-import threading
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 from typing import Annotated, Any
@@ -16,13 +14,14 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..answer.followup import Turn
-from ..audit.export import check, from_json, to_json
+from ..audit.export import check, from_document, to_document
 from ..errors import UsageError
 from ..extract.remember import EntityFact, Facts, Passage, RelationFact
 from ..models.chat import ChatModel
 from ..retrieve.evidence import Evidence, EvidenceItem
+from ..scope import OpenScopes, Scope
 from ..types import Document, IngestResult, page_range
-from ..workspace import Scope, Workspace
+from ..workspace import Workspace
 from . import schemas as s
 from .guard import (
     ApiError,
@@ -134,13 +133,18 @@ def _ingested(result: IngestResult) -> s.IngestedOut:
 def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckResponse:
     """The offline check of an exported answer; with a scope, each quote is also compared
     with the bytes stored there at its span."""
-    answer = from_json(json.dumps(document))
+    answer = from_document(document)
     problems = check(answer)
     if target is not None and not problems:
+        texts: dict[str, bytes | None] = {}  # each document read once, however often cited
         for n, citation in enumerate(answer.citations, start=1):
-            try:
-                stored = target.stored_text(citation.document_id)
-            except UsageError:
+            if citation.document_id not in texts:
+                try:
+                    texts[citation.document_id] = target.stored_text(citation.document_id)
+                except UsageError:
+                    texts[citation.document_id] = None
+            stored = texts[citation.document_id]
+            if stored is None:
                 problems.append(f"citation {n}: document {citation.document_id!r} is not stored")
                 continue
             span = stored[citation.start_byte : citation.end_byte]
@@ -173,16 +177,12 @@ class Service:
         self.workspace = workspace
         self.guard = guard
         self.chat = chat
-        self._scopes: dict[str, Scope] = {}
-        self._lock = threading.Lock()
+        self._scopes = OpenScopes(workspace)
         self.max_question_chars = workspace.settings.max_question_chars
 
     def scope(self, token: TokenRecord, name: str, right: Right) -> Scope:
         self.guard.authorize(token, name, right)
-        with self._lock:
-            if name not in self._scopes:
-                self._scopes[name] = self.workspace.scope(name)
-            return self._scopes[name]
+        return self._scopes.get(name)
 
     def question(self, field: str, text: str) -> str:
         return within_limit(field, text, self.max_question_chars)
@@ -300,7 +300,7 @@ def create_app(
         answer = await guard.run(
             lambda: target.ask(question, history, k=body.k, hops=body.hops, model=service.chat)
         )
-        return s.AnswerResponse(answer=json.loads(to_json(answer)))
+        return s.AnswerResponse(answer=to_document(answer))
 
     @app.post("/v1/answers/check", response_model=s.CheckResponse, tags=["answers"])
     async def answers_check(token: Token, body: s.CheckRequest) -> s.CheckResponse:
