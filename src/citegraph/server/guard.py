@@ -26,6 +26,7 @@ from ..errors import (
     InvalidScopeName,
     StoreLoading,
     StoreUnavailable,
+    UsageError,
 )
 from .tokens import Right, TokenFile, TokenRecord
 
@@ -68,8 +69,6 @@ def status_for(exc: CitegraphError) -> tuple[int, str]:
     for kind, status, code in _STATUS:
         if isinstance(exc, kind):
             return status, code
-    from ..errors import UsageError
-
     return (422, "invalid_request") if isinstance(exc, UsageError) else (500, "store_error")
 
 
