@@ -17,6 +17,9 @@ _counter = itertools.count()
 
 # A store that stops answering fails the test in a minute instead of hanging the suite.
 os.environ.setdefault("CITEGRAPH_QUERY_TIMEOUT", "60")
+# Each test's store stops with its last client, as before lingering existed; the tests of the
+# linger time set it themselves.
+os.environ.setdefault("CITEGRAPH_STORE_LINGER", "0")
 
 
 def dataset(relative: str) -> Path:

@@ -23,7 +23,10 @@ class Settings:
     graph_url: str | None = None
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     fsync: str = "everysec"
-    start_timeout_s: float = 30.0
+    # None: the limit grows with what the store must load (at least 60 s).
+    start_timeout_s: float | None = None
+    # How long an idle embedded server is kept for the next command; 0 stops it at once.
+    store_linger_s: float = 300.0
     index_timeout_s: float = 60.0
     extract: bool = True
     embed_model: str | None = None
@@ -49,7 +52,7 @@ class Settings:
                 f"fsync policy must be one of {', '.join(FSYNC_POLICIES)}, got {self.fsync!r}"
             )
         timeouts = (
-            self.start_timeout_s,
+            self.start_timeout_s if self.start_timeout_s is not None else 1.0,
             self.index_timeout_s,
             self.query_timeout_s,
             self.request_timeout_s,
@@ -58,6 +61,8 @@ class Settings:
             raise ConfigError("timeouts must be positive")
         if self.restart_delay_s < 0:
             raise ConfigError("the restart delay cannot be negative")
+        if self.store_linger_s < 0:
+            raise ConfigError("the store linger time cannot be negative")
         if self.max_body_bytes < 1024 or self.max_question_chars < 1:
             raise ConfigError("the body limit must be at least 1024 bytes, the question limit 1")
 
@@ -79,6 +84,13 @@ def _number(env: Mapping[str, str], name: str, default: _N, kind: type[_N], what
         return kind(raw)
     except ValueError:
         raise ConfigError(f"{name} must be {what}, got {raw!r}") from None
+
+
+def _optional_number(env: Mapping[str, str], name: str) -> float | None:
+    raw = (env.get(name) or "").strip()
+    if not raw or raw.lower() == "auto":
+        return None
+    return _number(env, name, 0.0, float, "a number of seconds or 'auto'")
 
 
 def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -106,7 +118,8 @@ def load_settings(
             env, "CITEGRAPH_CHUNK_BYTES", DEFAULT_CHUNK_BYTES, int, "a whole number"
         ),
         fsync=env.get("CITEGRAPH_FSYNC", "everysec") or "everysec",
-        start_timeout_s=_number(env, "CITEGRAPH_START_TIMEOUT", 30.0, float, "a number"),
+        start_timeout_s=_optional_number(env, "CITEGRAPH_START_TIMEOUT"),
+        store_linger_s=_number(env, "CITEGRAPH_STORE_LINGER", 300.0, float, "a number"),
         index_timeout_s=_number(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0, float, "a number"),
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,

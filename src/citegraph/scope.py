@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -13,7 +14,15 @@ from typing import TYPE_CHECKING
 from .answer.ask import answer_from
 from .answer.followup import Turn, rewrite
 from .answer.types import Answer
-from .errors import DocumentNotFound, InvalidDocument, InvalidQuestion, InvalidScopeName
+from .errors import (
+    DocumentNotFound,
+    IndexNotReady,
+    InvalidDocument,
+    InvalidQuestion,
+    InvalidScopeName,
+    StoreError,
+    StoreUnavailable,
+)
 from .extract.remember import Facts, Passage, RememberResult, store_facts
 from .extract.run import extract_documents
 from .ingest import pipeline
@@ -39,9 +48,12 @@ from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 if TYPE_CHECKING:
     from .workspace import Workspace
 
+log = logging.getLogger("citegraph")
 SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 GRAPH_PREFIX = "citegraph:"
 ANY_NODE = "MATCH (n) RETURN 1 LIMIT 1"
+# How long after a failed cleanup of abandoned staging it is tried again.
+HOUSEKEEPING_RETRY_S = 60.0
 # How long keyword statistics may be reused before they are counted again.
 STATS_TTL_S = 10.0
 
@@ -70,6 +82,7 @@ class Scope:
         self._stats_born = time.monotonic()
         self._ready_generation = -1  # the workspace's store generation last prepared
         self._ready_lock = threading.Lock()
+        self._housekeep_after = 0.0  # monotonic time of the next cleanup of abandoned staging
 
     @property
     def _required_indexes(self) -> tuple[tuple[str, str, str], ...]:
@@ -79,17 +92,39 @@ class Scope:
         with self._ready_lock:
             # Prepared again after the store was restarted: it may hold staging to clean.
             if self._ready_generation != self.workspace.generation:
+                self._housekeep_after = 0.0
                 generation = self.workspace.generation
-                ensure_indexes(self.graph)
+                created = ensure_indexes(self.graph)
                 embedder = self.workspace.embedder
                 if embedder is not None:
-                    ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
+                    created += ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
+                if created:
+                    self.workspace.schema_changed()
                 wait_for_indexes(
                     self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
                 )
-                self._repo.drop_abandoned_staging()
                 self._ready_generation = generation
+            self._housekeep()
         return self._repo
+
+    def _housekeep(self) -> None:
+        """Drop staging left by crashed ingests. Its failure never blocks reads: it is logged,
+        shown by health(), and tried again after HOUSEKEEPING_RETRY_S."""
+        if time.monotonic() < self._housekeep_after:
+            return
+        self._housekeep_after = float("inf")  # once per store generation unless it fails
+        try:
+            self._repo.drop_abandoned_staging()
+        except StoreUnavailable:
+            self._housekeep_after = 0.0
+            raise
+        except (StoreError, IndexNotReady) as exc:
+            self._housekeep_after = time.monotonic() + HOUSEKEEPING_RETRY_S
+            problem = f"cleanup of abandoned staging failed: {exc}; `citegraph repair` may help"
+            log.warning("scope %s: %s", self.name, problem)
+            self.workspace.housekeeping_failed(self.name, problem)
+        else:
+            self.workspace.housekeeping_failed(self.name, None)
 
     # -- ingest -------------------------------------------------------------------------------
 

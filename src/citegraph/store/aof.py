@@ -1,0 +1,192 @@
+"""The embedded store's persistence: what is on disk, how long loading it should take, and
+compaction (rewriting the append-only history as one snapshot).
+
+FalkorDB replays the commands of the append-only tail one by one when it starts. An index
+created inside that tail is only built once loading has finished, so every later query in
+the tail that looks things up by key scans whole labels: replay time grows with the square of
+the tail (measured: a 5.3 MB tail with the scope's indexes in it took 14.5 s to load, the same
+commands 0.64 s against a live server). Indexes held in the snapshot base are rebuilt while
+the base loads, before the tail, so a short tail after a recent base loads in time linear in
+its size. Hence the policy: compact when a scope's indexes are created, when the tail grows
+past a share of the base, and at a clean close when the tail is worth it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Redis rewrites by itself once the append-only files exceed this and have grown by this
+# share since the last base (tail replay then stays well under the base's load time).
+AUTO_REWRITE_PERCENT = 25
+AUTO_REWRITE_MIN = "1mb"
+# At a clean close, a tail at least this long is compacted (about 30 ms of replay saved).
+COMPACT_AT_CLOSE_BYTES = 256 * 1024
+# Start-up allowance, generous on purpose: a limit to fail a stuck start, not a target.
+MIN_START_TIMEOUT_S = 60.0
+BASE_S_PER_MB = 0.5
+TAIL_S_PER_MB = 4.0
+_MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class StoreFiles:
+    """The append-only files of a data directory, as its manifest lists them."""
+
+    base_bytes: int
+    tail_bytes: int
+    base_written: float | None  # when the current base was written (the last compaction)
+    compactions: int  # bases written after the first, empty one
+
+    @property
+    def stored_bytes(self) -> int:
+        return self.base_bytes + self.tail_bytes
+
+    def load_estimate_s(self) -> float:
+        return (self.base_bytes * BASE_S_PER_MB + self.tail_bytes * TAIL_S_PER_MB) / _MB
+
+    def start_timeout_s(self) -> float:
+        return max(MIN_START_TIMEOUT_S, 3 * self.load_estimate_s())
+
+
+def read_files(data_dir: Path) -> StoreFiles:
+    """Sizes from the manifest (Redis 7 multi-part AOF); zeros for a store never started."""
+    folder = data_dir / "appendonlydir"
+    base = tail = 0
+    written: float | None = None
+    seq = 0
+    try:
+        lines = (folder / "appendonly.aof.manifest").read_text().splitlines()
+    except OSError:
+        return StoreFiles(0, 0, None, 0)
+    for line in lines:
+        fields = line.split()
+        info = dict(zip(fields[::2], fields[1::2], strict=False))
+        name, kind = info.get("file"), info.get("type")
+        if name is None or kind not in ("b", "i"):
+            continue  # history files are deleted once a rewrite is done
+        try:
+            stat = (folder / name).stat()
+        except OSError:
+            continue
+        if kind == "b":
+            base += stat.st_size
+            written = stat.st_mtime
+            seq = int(info.get("seq", "1"))
+        else:
+            tail += stat.st_size
+    return StoreFiles(base, tail, written, max(0, seq - 1))
+
+
+def loading_progress(info: dict[str, Any]) -> str:
+    """'43% of 120.0 MB loaded, about 9 s left' from INFO persistence of a loading server."""
+    if not int(info.get("loading", 0)):
+        return "loaded"
+    total = int(info.get("loading_total_bytes", 0))
+    said = f"{float(info.get('loading_loaded_perc', 0.0)):.0f}% of {total / _MB:.1f} MB loaded"
+    eta = int(info.get("loading_eta_seconds", -1))
+    return f"{said}, about {eta} s left" if eta >= 0 else said
+
+
+def _rewriting(info: dict[str, Any]) -> bool:
+    return bool(
+        int(info.get("aof_rewrite_in_progress", 0)) or int(info.get("aof_rewrite_scheduled", 0))
+    )
+
+
+def compact(socket_path: str, wait_s: float | None = None) -> bool:
+    """Ask the server at `socket_path` to rewrite its append-only file; with `wait_s`, wait
+    for that rewrite to finish. True when a rewrite was begun (or queued) by this call."""
+    import redis
+
+    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=10)
+    try:
+        try:
+            client.bgrewriteaof()
+        except redis.exceptions.ResponseError as exc:
+            if "in progress" not in str(exc):
+                raise
+            return False
+        if wait_s is not None:
+            deadline = time.monotonic() + wait_s
+            while _rewriting(client.info("persistence")) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        return True
+    finally:
+        client.close()
+
+
+def server_persistence(socket_path: str, timeout_s: float = 3.0) -> dict[str, Any]:
+    import redis
+
+    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=timeout_s)
+    try:
+        return dict(client.info("persistence"))
+    finally:
+        client.close()
+
+
+class CompactionRequests:
+    """Compactions asked for while a server runs (a scope's indexes were created), run one at
+    a time in a background thread. A request made while one runs is kept and run after it:
+    the running rewrite's snapshot was taken before the request, so it does not cover it."""
+
+    def __init__(self, socket_path: str):
+        self.socket_path = socket_path
+        self._lock = threading.Lock()
+        self._wanted = False
+        self._thread: threading.Thread | None = None
+        self.last_error: str | None = None
+
+    def request(self) -> None:
+        with self._lock:
+            self._wanted = True
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="citegraph-compact", daemon=True
+                )
+                self._thread.start()
+
+    def wait(self, timeout_s: float | None = None) -> None:
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout_s)
+
+    def _run(self) -> None:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._wanted:
+                    self._thread = None
+                    return
+            try:
+                # Wait out a rewrite under way (Redis refuses a second one), then begin ours.
+                while _rewriting(server_persistence(self.socket_path)):
+                    time.sleep(0.1)
+                with self._lock:
+                    self._wanted = False
+                if not compact(self.socket_path, wait_s=600):
+                    with self._lock:
+                        self._wanted = True  # one began in between: ours is still needed
+                self.last_error = None
+            except Exception as exc:  # a server gone or refusing: stop; the next request retries
+                self.last_error = str(exc) or type(exc).__name__
+                with self._lock:
+                    self._wanted = False
+                    self._thread = None
+                return
+        with self._lock:
+            self._thread = None
+
+
+def format_age(written: float | None) -> str:
+    if written is None:
+        return "never"
+    age = max(0.0, time.time() - written)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if age >= size:
+            return f"{age / size:.0f} {unit} ago"
+    return f"{age:.0f} s ago"

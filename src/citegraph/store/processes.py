@@ -1,0 +1,85 @@
+"""Processes and file locks, as the embedded store needs them (Linux first, macOS tolerated)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def process_start(pid: int) -> str | None:
+    """The kernel's start time of `pid` ('?' where unknown), or None if it is gone or a zombie.
+    With the pid, it names one process even after the pid is reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            return "?"
+        return "?"  # no /proc (macOS): alive, start time unknown
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if fields[0] == "Z":
+        return None
+    return fields[19]
+
+
+def pid_alive(pid: int, start: str | None = None) -> bool:
+    seen = process_start(pid)
+    if seen is None:
+        return False
+    return start is None or seen == "?" or start == "?" or seen == start
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive flock on `path` for the duration of the block (blocking)."""
+    with open(path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def try_lock(path: Path) -> int | None:
+    """Open `path` and take an exclusive flock without waiting: the descriptor, or None if
+    another open description holds it. The lock lives as long as any copy of the descriptor,
+    so a child that inherits it keeps it for its whole life."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def is_locked(path: Path) -> bool:
+    """Whether some process holds the flock on `path` now."""
+    if not path.exists():
+        return False
+    fd = try_lock(path)
+    if fd is None:
+        return True
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+    return False
+
+
+def wait_gone(pid: int, start: str | None, timeout_s: float) -> bool:
+    """Wait for a process that is not our child to end; True if it did."""
+    deadline = time.monotonic() + timeout_s
+    while pid_alive(pid, start):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
