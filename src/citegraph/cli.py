@@ -413,4 +413,4 @@ def main() -> None:
 
 # Register ask, chat, check, serve, token and mcp on `app`; imported last, as they use the
 # options defined above.
-from . import cli_answers, cli_service  # noqa: E402, F401
+from . import cli_answers, cli_service, cli_store  # noqa: E402, F401

@@ -23,12 +23,25 @@ class GraphState(StrEnum):
 
 
 @dataclass(frozen=True)
+class StorageStats:
+    """What the embedded store keeps on disk: a snapshot base and an append-only tail."""
+
+    stored_bytes: int  # base + tail
+    tail_bytes: int  # replayed command by command at the next start
+    last_compaction: float | None  # unix time the current base was written; None: never
+    compactions: int
+    compacting: bool | None  # a compaction is running now (None: the store did not say)
+
+
+@dataclass(frozen=True)
 class GraphHealth:
     state: GraphState
     detail: str  # what was found, with the store's own words (paths included)
     ping_ms: float | None = None
     restarting: bool = False  # an embedded store found dead is being started again
     restart_error: str | None = None  # why the last restart failed
+    storage: StorageStats | None = None  # embedded store only
+    housekeeping: tuple[str, ...] = ()  # scopes whose cleanup failed, and why
 
     def public_detail(self) -> str:
         """The detail without paths or the store's own words, for callers without a token."""

@@ -35,6 +35,7 @@ from .retrieve.keywords import TermStats
 from .retrieve.meaning import embed_documents
 from .store.documents import DocumentRepository
 from .store.entities import EntityRepository
+from .store.repair import RepairReport, repair_graph
 from .store.schema import (
     INDEXES,
     VECTOR_INDEX,
@@ -106,6 +107,20 @@ class Scope:
                 self._ready_generation = generation
             self._housekeep()
         return self._repo
+
+    def repair(self, force: bool = False) -> RepairReport:
+        """Check this scope's graph and rebuild what can be: missing indexes, staging left by
+        writers that are gone (all staging with `force`), chunks of no document. Says what it
+        did; see `citegraph repair`."""
+        with self._ready_lock:
+            report = repair_graph(
+                self.graph, self.name, self.workspace.settings.index_timeout_s, force
+            )
+            self._ready_generation = -1  # prepared again at the next use
+        if report.indexes_created:
+            self.workspace.schema_changed()
+        self.workspace.housekeeping_failed(self.name, None)
+        return report
 
     def _housekeep(self) -> None:
         """Drop staging left by crashed ingests. Its failure never blocks reads: it is logged,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import threading
 import weakref
 from dataclasses import replace
@@ -10,9 +11,10 @@ from pathlib import Path
 
 from .config import Settings, load_settings
 from .extract.offline import Extractor, OfflineExtractor
-from .health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, probe
+from .health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
 from .models.embeddings import Embedder, embedder_from_setting
 from .scope import ANY_NODE, GRAPH_PREFIX, Scope, validate_scope_name
+from .store.aof import rewriting, server_persistence
 from .store.embedded import EmbeddedServer
 from .store.graph import FalkorStore, GraphStore
 
@@ -73,8 +75,34 @@ class Workspace:
         return self._server.server_pid() if self._server is not None else None
 
     def health(self) -> GraphHealth:
-        """Whether the graph store answers. An embedded server found dead (killed, crashed)
-        is restarted in the background; this call reports what it found, never waits."""
+        """Whether the graph store answers, what the embedded store holds on disk, and which
+        scopes' housekeeping failed. An embedded server found dead (killed, crashed) is
+        restarted in the background; this call reports what it found, never waits."""
+        found = self._probe()
+        with self._housekeeping_lock:
+            problems = tuple(f"{scope}: {why}" for scope, why in sorted(self.housekeeping.items()))
+        storage = self.storage(ask_server=found.state is not GraphState.DOWN)
+        return replace(found, storage=storage, housekeeping=problems)
+
+    def storage(self, ask_server: bool = True) -> StorageStats | None:
+        """The embedded store's files: stored bytes, tail, last compaction (None by URL);
+        with `ask_server`, also whether a compaction is running."""
+        if self._server is None:
+            return None
+        files = self._server.files()
+        compacting: bool | None = None
+        if ask_server:
+            with contextlib.suppress(Exception):  # a store that does not answer: files only
+                compacting = rewriting(server_persistence(self._server.socket_path, 1.0))
+        return StorageStats(
+            stored_bytes=files.stored_bytes,
+            tail_bytes=files.tail_bytes,
+            last_compaction=files.base_written if files.compactions else None,
+            compactions=files.compactions,
+            compacting=compacting,
+        )
+
+    def _probe(self) -> GraphHealth:
         found = probe(lambda: self.store.ping(PING_TIMEOUT_S))
         if found.state is not GraphState.DOWN or self._server is None or self._closed:
             return found

@@ -91,9 +91,24 @@ def loading_progress(info: dict[str, Any]) -> str:
     return f"{said}, about {eta} s left" if eta >= 0 else said
 
 
-def _rewriting(info: dict[str, Any]) -> bool:
+def rewriting(info: dict[str, Any]) -> bool:
     return bool(
         int(info.get("aof_rewrite_in_progress", 0)) or int(info.get("aof_rewrite_scheduled", 0))
+    )
+
+
+def _client(socket_path: str, timeout_s: float) -> Any:
+    """A connection that fails at once when nothing answers: no retries with back-off (a
+    health check that retried for seconds would see a server restarted meanwhile)."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return redis.Redis(
+        unix_socket_path=socket_path,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+        retry=Retry(NoBackoff(), 0),
     )
 
 
@@ -102,7 +117,7 @@ def compact(socket_path: str, wait_s: float | None = None) -> bool:
     for that rewrite to finish. True when a rewrite was begun (or queued) by this call."""
     import redis
 
-    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=10)
+    client = _client(socket_path, 10.0)
     try:
         try:
             client.bgrewriteaof()
@@ -112,7 +127,7 @@ def compact(socket_path: str, wait_s: float | None = None) -> bool:
             return False
         if wait_s is not None:
             deadline = time.monotonic() + wait_s
-            while _rewriting(client.info("persistence")) and time.monotonic() < deadline:
+            while rewriting(client.info("persistence")) and time.monotonic() < deadline:
                 time.sleep(0.05)
         return True
     finally:
@@ -120,9 +135,7 @@ def compact(socket_path: str, wait_s: float | None = None) -> bool:
 
 
 def server_persistence(socket_path: str, timeout_s: float = 3.0) -> dict[str, Any]:
-    import redis
-
-    client = redis.Redis(unix_socket_path=socket_path, socket_timeout=timeout_s)
+    client = _client(socket_path, timeout_s)
     try:
         return dict(client.info("persistence"))
     finally:
@@ -164,7 +177,7 @@ class CompactionRequests:
                     return
             try:
                 # Wait out a rewrite under way (Redis refuses a second one), then begin ours.
-                while _rewriting(server_persistence(self.socket_path)):
+                while rewriting(server_persistence(self.socket_path)):
                     time.sleep(0.1)
                 with self._lock:
                     self._wanted = False

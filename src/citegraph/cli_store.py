@@ -1,0 +1,119 @@
+"""`citegraph health`, `citegraph stop` and `citegraph repair`: looking after the store."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _workspace, app, err, out
+from .config import load_settings
+from .errors import CitegraphError, RuntimeFailure
+
+_MB = 1024 * 1024
+
+
+def _size(n: int) -> str:
+    return f"{n / _MB:.1f} MB" if n >= _MB / 10 else f"{n / 1024:.0f} KB"
+
+
+@app.command()
+def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
+    """Whether the graph store answers, what the embedded store holds on disk (stored bytes,
+    the append-only tail replayed at the next start, the last compaction), and scopes whose
+    housekeeping failed. Exit code 3 when the store is down."""
+    from .store.aof import format_age
+
+    with _workspace(home, url) as ws:
+        found = ws.health()
+        server_pid = ws.server_pid()
+        keeper = ws._server.keeper_pid() if ws._server is not None else None
+        where = ws.where
+        linger = ws.settings.store_linger_s
+    if as_json:
+        body: dict[str, Any] = {
+            "state": found.state.value,
+            "detail": found.detail,
+            "ping_ms": found.ping_ms,
+            "where": where,
+            "server_pid": server_pid,
+            "storage": asdict(found.storage) if found.storage else None,
+            "housekeeping": list(found.housekeeping),
+        }
+        out.print_json(json.dumps(body))
+    else:
+        ping = f", {found.ping_ms:.1f} ms" if found.ping_ms is not None else ""
+        out.print(f"graph: {found.state.value} ({escape(found.detail)}{ping})")
+        if server_pid is not None:
+            kept = f"kept {linger:g} s when idle" if linger else "stopped with the last command"
+            watcher = f", keeper pid {keeper}" if keeper else ""
+            out.print(
+                f"store: embedded in {escape(where)}; server pid {server_pid} ({kept}{watcher})"
+            )
+        else:
+            out.print(f"store: {escape(where)}")
+        stats = found.storage
+        if stats is not None:
+            now = {True: "yes", False: "no", None: "unknown"}[stats.compacting]
+            out.print(
+                f"stored: {_size(stats.stored_bytes)} (tail {_size(stats.tail_bytes)}); last "
+                f"compaction {format_age(stats.last_compaction)}; compacting now: {now}"
+            )
+        for problem in found.housekeeping:
+            err.print(f"housekeeping: {escape(problem)}")
+    if found.state.value == "down":
+        raise typer.Exit(3)
+
+
+@app.command()
+def stop(home: HomeOpt = None) -> None:
+    """Stop the embedded FalkorDB of a home now, instead of after the linger time
+    (CITEGRAPH_STORE_LINGER). It compacts first when that pays. Refused while a command or
+    `citegraph serve` is using it."""
+    from .store.embedded import EmbeddedServer
+
+    settings = load_settings(home=home)
+    server = EmbeddedServer(settings.home, settings.fsync, settings.start_timeout_s)
+    if not (server.run_dir / "lock").exists():
+        out.print(f"no embedded store in {escape(str(server.home))}")
+        return
+    said = server.stop_if_unused()
+    if "in use" in said:
+        _fail(said, 1)
+    out.print(escape(said))
+
+
+@app.command()
+def repair(
+    scope: ScopeOpt = "default",
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Also remove staging whose writer is alive or on another machine: only when "
+            "no ingest into this scope is running.",
+        ),
+    ] = False,
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a scope and rebuild what can be: missing indexes, staging (half-written
+    documents) left by writers that are gone, chunks that belong to no document. Says what it
+    did and what it could not do. Stored documents are never removed."""
+    try:
+        with _workspace(home, url) as ws:
+            report = ws.scope(scope).repair(force=force)
+    except RuntimeFailure as exc:
+        _fail(str(exc), 3)
+    except CitegraphError as exc:
+        _fail(str(exc), 1)
+    if as_json:
+        out.print_json(json.dumps(asdict(report)))
+        return
+    out.print(f"scope {escape(scope)}:")
+    for line in report.lines():
+        out.print(f"  {escape(line)}")
