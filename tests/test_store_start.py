@@ -1,0 +1,158 @@
+"""Starting the embedded store: one server per data directory at every moment, a loading
+server waited for and never duplicated, a start that gives up leaves nothing running, an idle
+server lingers for the next command and is then stopped by its keeper."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+import citegraph
+
+from helpers import (
+    CITEGRAPH,
+    Served,
+    cli,
+    env_with,
+    falkordb_processes,
+    make_token,
+    pad_store,
+    wait_until,
+)
+
+NOTE = b"The harbour master keeps the tide tables in the blue ledger.\n"
+
+
+@pytest.fixture(scope="module")
+def slow_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding one document and enough filler that loading it takes seconds."""
+    home = tmp_path_factory.mktemp("slow") / "home"
+    with citegraph.open(home) as ws:
+        ws.scope("s").ingest(NOTE, name="note.txt")
+    pad_store(home, 1_500_000)
+    return home
+
+
+def _loading_seconds(home: Path) -> float:
+    started = time.monotonic()
+    with citegraph.open(home):
+        return time.monotonic() - started
+
+
+def test_a_padded_store_takes_seconds_to_load(slow_home: Path) -> None:
+    assert _loading_seconds(slow_home) > 1.0
+    assert falkordb_processes(slow_home) == []
+
+
+def test_commands_and_serve_started_while_loading_share_one_server(slow_home: Path) -> None:
+    token = make_token(slow_home, "s")
+    seen: list[int] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            seen.append(len(falkordb_processes(slow_home)))
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    commands: list[subprocess.Popen[str]] = []
+    server: Served | None = None
+    try:
+        for _ in range(4):
+            commands.append(
+                subprocess.Popen(
+                    [CITEGRAPH, "docs", "--home", str(slow_home), "--scope", "s", "--json"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        server = Served(slow_home)  # answers /v1/health while the store loads
+        wait_until(lambda: falkordb_processes(slow_home) != [], 30, "a server to be started")
+        for command in commands:
+            out, err = command.communicate(timeout=120)
+            assert command.returncode == 0, err
+            assert [d["name"] for d in json.loads(out)] == ["note.txt"]
+        listed = httpx.get(
+            server.url + "/v1/documents",
+            params={"scope": "s"},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
+        assert listed.status_code == 200, listed.text
+        assert [d["name"] for d in listed.json()["documents"]] == ["note.txt"]
+    finally:
+        if server is not None:
+            server.stop()
+        for command in commands:
+            if command.poll() is None:
+                command.kill()
+        stop.set()
+        watcher.join()
+    assert max(seen) == 1, f"saw {max(seen)} FalkorDB processes on one data directory"
+    wait_until(lambda: falkordb_processes(slow_home) == [], 30, "the last one to stop it")
+
+
+def test_a_start_that_gives_up_stops_its_server_and_says_why(slow_home: Path) -> None:
+    done = cli(
+        "docs", "--home", str(slow_home), "--scope", "s",
+        env=env_with(CITEGRAPH_START_TIMEOUT="0.3"),
+    )  # fmt: skip
+    assert done.returncode == 3
+    message = " ".join(done.stderr.split())
+    assert "still loading its data" in message and "% of" in message, message
+    assert "CITEGRAPH_START_TIMEOUT" in message
+    assert falkordb_processes(slow_home) == []
+    assert not (slow_home / "run" / "server.json").exists()
+
+
+def test_a_server_that_lost_its_record_is_found_by_its_data_lock(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with citegraph.open(home) as first:
+        pid = first.server_pid()
+        (home / "run" / "server.json").unlink()
+        done = cli("docs", "--home", str(home), "--json")
+        assert done.returncode == 0, done.stderr
+        assert falkordb_processes(home) == [pid]
+
+
+def test_an_idle_server_lingers_then_its_keeper_stops_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = env_with(CITEGRAPH_STORE_LINGER="3")
+    first = cli("docs", "--home", str(home), "--json", env=env)
+    assert first.returncode == 0, first.stderr
+    [pid] = falkordb_processes(home)  # kept after the command ended
+    second = cli("docs", "--home", str(home), "--json", env=env)
+    assert second.returncode == 0, second.stderr
+    assert falkordb_processes(home) == [pid]  # the next command found it warm
+    keeper = json.loads((home / "run" / "keeper.json").read_text())["pid"]
+    wait_until(lambda: falkordb_processes(home) == [], 30, "the keeper to stop the idle server")
+    assert not (home / "run" / "keeper.json").exists()
+    assert "stopped the idle server" in (home / "logs" / "keeper.log").read_text()
+    from citegraph.store.processes import pid_alive
+
+    wait_until(lambda: not pid_alive(keeper), 10, "the keeper to exit")
+
+
+def test_citegraph_stop_stops_a_lingering_server_now(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = env_with(CITEGRAPH_STORE_LINGER="600")
+    assert cli("docs", "--home", str(home), env=env).returncode == 0
+    assert len(falkordb_processes(home)) == 1
+    with citegraph.open(home):
+        refused = cli("stop", "--home", str(home))
+        assert refused.returncode == 1 and "in use by 1 process" in refused.stderr
+    # The workspace above ran with no linger (the tests' default) and stopped it on close.
+    assert cli("docs", "--home", str(home), env=env).returncode == 0
+    stopped = cli("stop", "--home", str(home))
+    assert stopped.returncode == 0 and "stopped the embedded FalkorDB" in stopped.stdout
+    assert falkordb_processes(home) == []
+    again = cli("stop", "--home", str(home))
+    assert again.returncode == 0 and "no embedded FalkorDB is running" in again.stdout
