@@ -8,14 +8,9 @@ with citegraph.open() as ws:            # embedded FalkorDB in ~/.citegraph
         print(doc.name, doc.chunk_count)
 """
 
-from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
-from importlib.metadata import version as _version
+import importlib as _importlib
+import typing as _typing
 
-from .answer.extractive import ExtractiveAnswerer
-from .answer.followup import Rewrite, RewriteOutcome, Turn
-from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
-from .audit.export import check, from_json, to_json
-from .config import Settings, load_settings
 from .errors import (
     ChatModelError,
     CitegraphError,
@@ -33,38 +28,141 @@ from .errors import (
     StoreUnavailable,
     UsageError,
 )
-from .extract.offline import Candidate, Extractor, OfflineExtractor
-from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
-from .health import GraphHealth, GraphState
-from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
-from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
-from .models.openai_chat import OpenAIChat
-from .models.replay import ReplayChat
-from .retrieve.evidence import (
-    Evidence,
-    EvidenceItem,
-    TraversalPolicy,
-    Verdict,
-    VerdictState,
-)
-from .text.citations import cite
-from .text.fold import FoldedText
-from .text.quotes import NotFoundReason, QuoteMatch, QuoteNotFound, locate, locate_in
-from .types import (
-    Chunk,
-    Citation,
-    Document,
-    Grounding,
-    IngestResult,
-    IngestStatus,
-    TextOrigin,
-)
-from .workspace import Scope, Workspace, open
 
-try:
-    __version__ = _version("citegraph")
-except _PackageNotFoundError:  # running from a source tree without installing
-    __version__ = "0+unknown"
+# Everything else is imported when first used, so that `import citegraph` (and the
+# command line, which starts with it) does not load the HTTP, MCP, model and PDF stacks.
+_LAZY: dict[str, str] = {
+    "Answer": ".answer.types",
+    "Candidate": ".extract.offline",
+    "ChatModel": ".models.chat",
+    "ChatReply": ".models.chat",
+    "Chunk": ".types",
+    "Citation": ".types",
+    "Claim": ".answer.types",
+    "Disposition": ".answer.types",
+    "Document": ".types",
+    "Embedder": ".models.embeddings",
+    "EntityFact": ".extract.remember",
+    "Evidence": ".retrieve.evidence",
+    "EvidenceItem": ".retrieve.evidence",
+    "ExtractiveAnswerer": ".answer.extractive",
+    "Extractor": ".extract.offline",
+    "Facts": ".extract.remember",
+    "FoldedText": ".text.fold",
+    "GraphHealth": ".health",
+    "GraphState": ".health",
+    "Grounding": ".types",
+    "HashingEmbedder": ".models.embeddings",
+    "IngestResult": ".types",
+    "IngestStatus": ".types",
+    "Message": ".models.chat",
+    "NotFoundReason": ".text.quotes",
+    "OfflineExtractor": ".extract.offline",
+    "OpenAIChat": ".models.openai_chat",
+    "Passage": ".extract.remember",
+    "QuoteMatch": ".text.quotes",
+    "QuoteNotFound": ".text.quotes",
+    "Receipt": ".answer.types",
+    "RefusalReason": ".answer.types",
+    "RelationFact": ".extract.remember",
+    "RememberResult": ".extract.remember",
+    "ReplayChat": ".models.replay",
+    "Rewrite": ".answer.followup",
+    "RewriteOutcome": ".answer.followup",
+    "Scope": ".workspace",
+    "ScriptedChat": ".models.chat",
+    "SentenceTransformerEmbedder": ".models.embeddings",
+    "Settings": ".config",
+    "TextOrigin": ".types",
+    "TraversalPolicy": ".retrieve.evidence",
+    "Turn": ".answer.followup",
+    "Verdict": ".retrieve.evidence",
+    "VerdictState": ".retrieve.evidence",
+    "Workspace": ".workspace",
+    "check": ".audit.export",
+    "cite": ".text.citations",
+    "from_json": ".audit.export",
+    "load_settings": ".config",
+    "locate": ".text.quotes",
+    "locate_in": ".text.quotes",
+    "open": ".workspace",
+    "to_json": ".audit.export",
+}
+
+if _typing.TYPE_CHECKING:
+    __version__: str
+    from .answer.extractive import ExtractiveAnswerer
+    from .answer.followup import Rewrite, RewriteOutcome, Turn
+    from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
+    from .audit.export import check, from_json, to_json
+    from .config import Settings, load_settings
+    from .errors import (
+        ChatModelError,
+        CitegraphError,
+        ConfigError,
+        DocumentNotFound,
+        EmbeddingModelMissing,
+        IndexNotReady,
+        InputNotFound,
+        InvalidDocument,
+        InvalidQuestion,
+        InvalidScopeName,
+        RuntimeFailure,
+        StoreError,
+        StoreLoading,
+        StoreUnavailable,
+        UsageError,
+    )
+    from .extract.offline import Candidate, Extractor, OfflineExtractor
+    from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+    from .health import GraphHealth, GraphState
+    from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
+    from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
+    from .models.openai_chat import OpenAIChat
+    from .models.replay import ReplayChat
+    from .retrieve.evidence import (
+        Evidence,
+        EvidenceItem,
+        TraversalPolicy,
+        Verdict,
+        VerdictState,
+    )
+    from .text.citations import cite
+    from .text.fold import FoldedText
+    from .text.quotes import NotFoundReason, QuoteMatch, QuoteNotFound, locate, locate_in
+    from .types import (
+        Chunk,
+        Citation,
+        Document,
+        Grounding,
+        IngestResult,
+        IngestStatus,
+        TextOrigin,
+    )
+    from .workspace import Scope, Workspace, open
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is not None:
+        value = getattr(_importlib.import_module(module, __name__), name)
+        globals()[name] = value
+        return value
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("citegraph")
+        except PackageNotFoundError:  # running from a source tree without installing
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
+    raise AttributeError(f"module 'citegraph' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Answer",

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -22,12 +22,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from . import workspace as ws_module
 from .errors import CitegraphError, RuntimeFailure
-from .ingest.pipeline import DocumentGroups, ParsedDocument
-from .ingest.sources import expand
-from .retrieve.evidence import Evidence
-from .types import Chunk, Document, IngestResult, TextOrigin, page_range
+
+if TYPE_CHECKING:  # imported where used: each command loads only what it needs
+    from .ingest.pipeline import ParsedDocument
+    from .retrieve.evidence import Evidence
+    from .types import Chunk, Document, IngestResult
+    from .workspace import Workspace
 
 app = typer.Typer(
     name="citegraph",
@@ -66,15 +67,37 @@ DocArg = Annotated[str, typer.Argument(help="Document id or name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"citegraph {version('citegraph')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Citation-first GraphRAG."""
+
+
 def _fail(message: str, code: int) -> NoReturn:
     err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)
 
 
 @contextlib.contextmanager
-def _workspace(home: Path | None, url: str | None) -> Iterator[ws_module.Workspace]:
+def _workspace(home: Path | None, url: str | None) -> Iterator[Workspace]:
+    from .workspace import open as open_workspace
+
     try:
-        with ws_module.open(home, url=url) as ws:
+        with open_workspace(home, url=url) as ws:
             yield ws
     except RuntimeFailure as exc:
         _fail(str(exc), 3)
@@ -122,6 +145,10 @@ def ingest(
 ) -> None:
     """Ingest files and folders. Each document is stored atomically; one that is already
     stored with the same bytes is left as it is (status 'unchanged')."""
+    from .ingest.pipeline import DocumentGroups
+    from .ingest.sources import expand
+    from .types import TextOrigin
+
     if (origin_kind is None) != (origin_source is None):
         _fail("--origin-kind and --origin-source go together", 2)
     origin = (
@@ -241,6 +268,8 @@ def docs(
 
 def _pages(page: int | None, end_page: int | None) -> str:
     """ ", p. 3", ", pp. 3-5", or nothing, to follow a byte span."""
+    from .types import page_range
+
     pages = page_range(page, end_page)
     return f", {'pp.' if '-' in pages else 'p.'} {pages}" if pages else ""
 
@@ -278,6 +307,8 @@ def show(
             f"derived text: {escape(origin.kind)} of {escape(origin.source)}"
             + (f" by {escape(origin.method)}" if origin.method else "")
         )
+    from .types import page_range
+
     table = Table()
     for column in ("#", "bytes [start, end)", "pages", "text"):
         table.add_column(column)

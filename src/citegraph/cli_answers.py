@@ -5,16 +5,17 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from .answer.followup import Turn
-from .answer.types import Answer
-from .audit.export import check, from_json, to_json
 from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _pages, _workspace, app, err, out
 from .errors import CitegraphError, UsageError
+
+if TYPE_CHECKING:
+    from .answer.followup import Turn
+    from .answer.types import Answer
 
 
 def _print_answer(answer: Answer) -> None:
@@ -60,6 +61,8 @@ def ask(
     Without a chat model (the default here), the offline extractive answerer quotes the best
     evidence sentences; every quote is verified the same way a model's would be. A refusal
     exits with code 4."""
+    from .audit.export import to_json
+
     with _workspace(home, url) as ws:
         chat = None
         if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
@@ -88,6 +91,8 @@ def chat(
     conversation. An empty line, 'exit' or Ctrl-D ends it."""
     with contextlib.suppress(ImportError):  # line editing for input(); not on every platform
         import readline  # noqa: F401
+    from .answer.followup import Turn
+
     history: list[Turn] = []
     with _workspace(home, url) as ws:
         target = ws.scope(scope)
@@ -115,6 +120,8 @@ def check_command(
 ) -> None:
     """Check an exported answer without the database: every citation's bytes must be the bytes
     of the evidence item it names, at its span. Exit 1 and list the problems otherwise."""
+    from .audit.export import check, from_json
+
     try:
         answer = from_json(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -15,7 +15,6 @@ from rich.table import Table
 from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _workspace, app, err, out
 from .config import load_settings
 from .errors import CitegraphError, RuntimeFailure
-from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .server.tokens import TokenFile
@@ -151,6 +150,8 @@ def serve(
     try:
         # Opened here even with workers: a store that cannot be reached is reported now, and
         # an embedded one stays up while workers come and go.
+        from .workspace import Workspace
+
         ws = Workspace(settings)
     except RuntimeFailure as exc:
         _fail(str(exc), 3)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-import pypdfium2 as pdfium
-
 from ..errors import InvalidDocument
 
 # Pages are joined by a line holding a form feed, the classic page break in plain text.
@@ -37,6 +35,8 @@ def extract_pdf(data: bytes, label: str) -> PdfText:
     """Read the text layer of every page, or raise `InvalidDocument` saying why not."""
     if not data:
         raise InvalidDocument(f"{label}: the file is empty (0 bytes); nothing to store")
+    import pypdfium2 as pdfium  # only when a PDF is read: it is slow to import
+
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
