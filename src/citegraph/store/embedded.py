@@ -352,7 +352,9 @@ class EmbeddedServer:
                 )
             if time.monotonic() >= deadline:
                 break
-            time.sleep(0.05)  # "-LOADING": still loading its snapshot and tail
+            # "-LOADING" or no answer yet: poll often at first, as a small store is ready in
+            # tens of milliseconds, then less often while a large one loads.
+            time.sleep(0.005 if time.monotonic() < deadline - timeout_s + 1 else 0.05)
         raise StoreUnavailable(self._not_ready(info, reply, timeout_s))
 
     def _not_ready(self, info: ServerInfo, reply: str, timeout_s: float) -> str:
