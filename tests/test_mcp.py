@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,12 @@ def _session(home: Path, *scopes: str) -> Client:
     args = ["mcp", "--home", str(home)]
     for scope in scopes:
         args += ["--scope", scope]
-    return Client(StdioServerParameters(command=CITEGRAPH, args=args), read_timeout_seconds=120)
+    # The SDK passes only a few variables to the server: pass the tests' settings on (among
+    # them no linger, so that the store stops with the server).
+    env = {k: v for k, v in os.environ.items() if k.startswith("CITEGRAPH_")}
+    return Client(
+        StdioServerParameters(command=CITEGRAPH, args=args, env=env), read_timeout_seconds=120
+    )
 
 
 def _structured(result: Any) -> dict[str, Any]:

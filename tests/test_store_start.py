@@ -156,3 +156,15 @@ def test_citegraph_stop_stops_a_lingering_server_now(tmp_path: Path) -> None:
     assert falkordb_processes(home) == []
     again = cli("stop", "--home", str(home))
     assert again.returncode == 0 and "no embedded FalkorDB is running" in again.stdout
+
+
+def test_a_lingering_server_whose_home_is_deleted_is_stopped(tmp_path: Path) -> None:
+    import shutil
+
+    home = tmp_path / "home"
+    assert (
+        cli("docs", "--home", str(home), env=env_with(CITEGRAPH_STORE_LINGER="600")).returncode == 0
+    )
+    assert len(falkordb_processes(home)) == 1
+    shutil.rmtree(home)
+    wait_until(lambda: falkordb_processes(home) == [], 30, "the keeper to stop the server")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .embedded import EmbeddedServer
-from .processes import locked, process_start
+from .processes import locked, pid_alive, process_start
 
 
 def _still_me(path: Path) -> bool:
@@ -31,14 +31,22 @@ def keep(home: Path, linger_s: float) -> str:
     """Watch `home`'s server until it is stopped or gone; say what ended the watch."""
     server = EmbeddedServer(home, linger_s=linger_s)
     record = server.run_dir / "keeper.json"
+    watched = server._read_info()
+    if watched is None:
+        return "no server to watch"
     idle_since = time.monotonic()
     while True:
         time.sleep(min(1.0, max(0.05, linger_s / 4)))
+        if not server.run_dir.is_dir() or not server.data_dir.is_dir():
+            # The home was deleted under its server: nothing can use it again.
+            if pid_alive(watched.pid, watched.start):
+                server._stop(watched)
+            return f"the home was removed; stopped its server (pid {watched.pid})"
         with locked(server.run_dir / "lock"):
             if not _still_me(record):
                 return "replaced by another keeper"
-            info = server._read_info()
-            if info is None or server.server_pid() is None:
+            info = server._read_info() or watched  # a lost record does not orphan the server
+            if not pid_alive(info.pid, info.start):
                 record.unlink(missing_ok=True)
                 return "the server is gone"
             if server._live_clients():
@@ -52,7 +60,7 @@ def keep(home: Path, linger_s: float) -> str:
             if server._live_clients():
                 idle_since = time.monotonic()
                 continue
-            if server._read_info() == info:
+            if (server._read_info() or watched) == info:
                 server._stop(info)
                 (server.run_dir / "server.json").unlink(missing_ok=True)
             record.unlink(missing_ok=True)
