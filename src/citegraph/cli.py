@@ -87,6 +87,12 @@ def _options(
     """Citation-first GraphRAG."""
 
 
+def _print_json(document: str) -> None:
+    """JSON for scripts, written as it is: rich's highlighting takes seconds on a long list."""
+    sys.stdout.write(document.rstrip("\n") + "\n")
+    sys.stdout.flush()
+
+
 def _fail(message: str, code: int) -> NoReturn:
     err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)
@@ -201,7 +207,7 @@ def ingest(
             if groups.pending:
                 store(groups.take())
     if as_json:
-        out.print_json(
+        _print_json(
             json.dumps(
                 {
                     "scope": scope,
@@ -248,7 +254,7 @@ def docs(
     with _workspace(home, url) as ws:
         documents = ws.scope(scope).documents()
     if as_json:
-        out.print_json(json.dumps([_doc_json(d) for d in documents]))
+        _print_json(json.dumps([_doc_json(d) for d in documents]))
         return
     table = Table(title=f"{len(documents)} document(s) in scope {escape(scope)}")
     for column in ("id", "name", "type", "bytes", "chunks", "pages", "ingested (UTC)"):
@@ -293,7 +299,7 @@ def show(
         document = target.document(doc)
         chunks = list(target.chunks(document.id))
     if as_json:
-        out.print_json(
+        _print_json(
             json.dumps({"document": _doc_json(document), "chunks": [asdict(c) for c in chunks]})
         )
         return
@@ -330,7 +336,7 @@ def delete(
     with _workspace(home, url) as ws:
         removed = ws.scope(scope).delete_document(doc)
     if as_json:
-        out.print_json(json.dumps({"deleted": _doc_json(removed)}))
+        _print_json(json.dumps({"deleted": _doc_json(removed)}))
     else:
         out.print(f"deleted {escape(removed.name)} ({removed.id}, {removed.chunk_count} chunks)")
 
@@ -372,7 +378,7 @@ def context(
     with _workspace(home, url) as ws:
         evidence = ws.scope(scope).context(question, k=k, hops=hops)
     if as_json:
-        out.print_json(json.dumps(_evidence_json(evidence)))
+        _print_json(json.dumps(_evidence_json(evidence)))
         return
     verdict = evidence.verdict
     colour = _VERDICT_COLOURS[verdict.state.value]
@@ -405,7 +411,7 @@ def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
     with _workspace(home, url) as ws:
         names = ws.scopes()
     if as_json:
-        out.print_json(json.dumps(names))
+        _print_json(json.dumps(names))
     else:
         for name in names:
             out.print(escape(name))

@@ -10,7 +10,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _pages, _workspace, app, err, out
+from .cli import (
+    HomeOpt,
+    JsonOpt,
+    ScopeOpt,
+    UrlOpt,
+    _fail,
+    _pages,
+    _print_json,
+    _workspace,
+    app,
+    err,
+    out,
+)
 from .errors import CitegraphError, UsageError
 
 if TYPE_CHECKING:
@@ -73,7 +85,7 @@ def ask(
     if export is not None:
         export.write_text(to_json(answer), encoding="utf-8")
     if as_json:
-        out.print_json(to_json(answer))  # the same document as --export
+        _print_json(to_json(answer))  # the same document as --export
     else:
         _print_answer(answer)
     if answer.disposition.value != "answered":

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _workspace, app, err, out
+from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _print_json, _workspace, app, err, out
 from .config import load_settings
 from .errors import CitegraphError, RuntimeFailure
 
@@ -69,7 +69,7 @@ def token_list(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     except CitegraphError as exc:
         _fail(str(exc), 1)
     if as_json:
-        out.print_json(
+        _print_json(
             json.dumps(
                 [
                     {"id": r.id, "scopes": list(r.scopes), "rights": list(r.rights),

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _workspace, app, err, out
+from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _print_json, _workspace, app, err, out
 from .config import load_settings
 from .errors import CitegraphError, RuntimeFailure
 
@@ -43,7 +43,7 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             "storage": asdict(found.storage) if found.storage else None,
             "housekeeping": list(found.housekeeping),
         }
-        out.print_json(json.dumps(body))
+        _print_json(json.dumps(body))
     else:
         ping = f", {found.ping_ms:.1f} ms" if found.ping_ms is not None else ""
         out.print(f"graph: {found.state.value} ({escape(found.detail)}{ping})")
@@ -112,7 +112,7 @@ def repair(
     except CitegraphError as exc:
         _fail(str(exc), 1)
     if as_json:
-        out.print_json(json.dumps(asdict(report)))
+        _print_json(json.dumps(asdict(report)))
         return
     out.print(f"scope {escape(scope)}:")
     for line in report.lines():

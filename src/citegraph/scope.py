@@ -11,9 +11,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .answer.ask import answer_from
-from .answer.followup import Turn, rewrite
-from .answer.types import Answer
 from .errors import (
     DocumentNotFound,
     IndexNotReady,
@@ -23,16 +20,11 @@ from .errors import (
     StoreError,
     StoreUnavailable,
 )
-from .extract.remember import Facts, Passage, RememberResult, store_facts
-from .extract.run import extract_documents
 from .ingest import pipeline
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import SourceFile, expand, media_type_for
 from .models.chat import ChatModel
-from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
 from .retrieve.evidence import Evidence, TraversalPolicy
-from .retrieve.keywords import TermStats
-from .retrieve.meaning import embed_documents
 from .store.documents import DocumentRepository
 from .store.entities import EntityRepository
 from .store.repair import RepairReport, repair_graph
@@ -47,6 +39,12 @@ from .store.schema import (
 from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 
 if TYPE_CHECKING:
+    # Imported where used: reading documents needs none of the answer, extraction and
+    # retrieval code, and a command starts faster without it.
+    from .answer.followup import Turn
+    from .answer.types import Answer
+    from .extract.remember import Facts, Passage, RememberResult
+    from .retrieve.keywords import TermStats
     from .workspace import Workspace
 
 log = logging.getLogger("citegraph")
@@ -79,7 +77,7 @@ class Scope:
         self._entities = EntityRepository(self.graph)
         # Word statistics for keyword ranking: reset by this object's writes, and every
         # STATS_TTL_S, so that writes through other processes or objects are seen too.
-        self._term_stats = TermStats()
+        self._term_stats: TermStats | None = None
         self._stats_born = time.monotonic()
         self._ready_generation = -1  # the workspace's store generation last prepared
         self._ready_lock = threading.Lock()
@@ -224,6 +222,8 @@ class Scope:
             repo, group, self.workspace.settings.chunk_bytes, progress, written
         )
         if self.workspace.extractor is not None:
+            from .extract.run import extract_documents
+
             pending = [r.document for r in results if not r.document.extracted]
             extract_documents(
                 self.workspace.extractor,
@@ -237,6 +237,8 @@ class Scope:
             results = [replace(r, document=replace(r.document, extracted=True)) for r in results]
         embedder = self.workspace.embedder
         if embedder is not None:
+            from .retrieve.meaning import embed_documents
+
             stale = [r.document for r in results if r.document.embedded_with != embedder.name]
             embed_documents(
                 embedder,
@@ -281,6 +283,8 @@ class Scope:
         `source`; each mention is located in its passage before it is stored; a relation is
         citable only when one chunk mentions both ends. What could not be located is returned
         in `unlocated`, not stored as if it were grounded."""
+        from .extract.remember import Facts, store_facts
+
         result = store_facts(
             lambda items, origin: self.ingest_many(items, media_type="text/plain", origin=origin),
             lambda doc_id: list(self.chunks(doc_id)),
@@ -304,6 +308,9 @@ class Scope:
         """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
         model, the offline extractive answerer quotes the evidence. With `history` (oldest
         first), the question is first rewritten to stand alone."""
+        from .answer.ask import answer_from
+        from .answer.followup import rewrite
+
         rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
         asked = rewritten.question if rewritten is not None else question
         started = time.perf_counter()
@@ -317,11 +324,14 @@ class Scope:
         *,
         k: int = 8,
         hops: int = 2,
-        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        budget_bytes: int | None = None,
         policy: TraversalPolicy | None = None,
         **unexpected: object,
     ) -> Evidence:
-        """Cited evidence for a standalone question, with a verdict (docs/retrieval.md)."""
+        """Cited evidence for a standalone question, with a verdict (docs/retrieval.md).
+        `budget_bytes` defaults to DEFAULT_BUDGET_BYTES of retrieve/context.py."""
+        from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
+
         if "history" in unexpected:
             raise InvalidQuestion(
                 "context takes standalone questions only; rewrite a follow-up first "
@@ -335,7 +345,7 @@ class Scope:
             question,
             k=k,
             hops=hops,
-            budget_bytes=budget_bytes,
+            budget_bytes=DEFAULT_BUDGET_BYTES if budget_bytes is None else budget_bytes,
             policy=policy,
             stats=self._current_stats(),
             embedder=self.workspace.embedder,
@@ -380,12 +390,16 @@ class Scope:
         return doc
 
     def _forget_stats(self) -> None:
-        self._term_stats = TermStats()
+        self._term_stats = None
         self._stats_born = time.monotonic()
 
     def _current_stats(self) -> TermStats:
+        from .retrieve.keywords import TermStats
+
         if time.monotonic() - self._stats_born > STATS_TTL_S:
             self._forget_stats()
+        if self._term_stats is None:
+            self._term_stats = TermStats()
         return self._term_stats
 
 
