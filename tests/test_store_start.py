@@ -168,3 +168,51 @@ def test_a_lingering_server_whose_home_is_deleted_is_stopped(tmp_path: Path) -> 
     assert len(falkordb_processes(home)) == 1
     shutil.rmtree(home)
     wait_until(lambda: falkordb_processes(home) == [], 30, "the keeper to stop the server")
+
+
+def _delay_indexing(ws: citegraph.Workspace) -> bool:
+    rows = ws.store._db.connection.execute_command("GRAPH.CONFIG", "GET", "DELAY_INDEXING")
+    return bool(rows[1])
+
+
+def test_a_compacted_store_answers_first_and_rebuilds_its_indexes_behind(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    filler = b"A sentence that repeats to make a large document. " * 100_000  # 5 MB
+    with citegraph.open(home) as ws:
+        scope = ws.scope("s")
+        scope.ingest(filler, name="filler.txt")
+        scope.ingest(NOTE, name="note.txt")
+    # Closed cleanly: the tail was compacted into the base.
+    with citegraph.open(home) as ws:
+        assert _delay_indexing(ws)  # answers before its indexes are rebuilt
+        scope = ws.scope("s")
+        assert sorted(d.name for d in scope.documents()) == ["filler.txt", "note.txt"]
+        # Questions wait for the indexes they use, so nothing reads as missing meanwhile.
+        evidence = scope.context("Where does the harbour master keep the tide tables?")
+        assert evidence.verdict.state.value == "grounded"
+        assert "blue ledger" in evidence.items[0].text
+        assert scope.stored_text("note.txt") == NOTE
+
+
+def test_a_long_tail_is_replayed_with_the_indexes_of_the_base(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    home = tmp_path / "home"
+    ws = citegraph.open(home)
+    scope = ws.scope("s")
+    scope.ingest(NOTE, name="note.txt")
+    ws._server.wait_for_compaction(30)  # type: ignore[union-attr]
+    for n in range(40):  # a tail of a few hundred KB, not compacted: the server is killed
+        scope.ingest(
+            f"Entry {n} of the harbour log, Tide Table {n}.\n".encode() * 200, name=f"{n}.txt"
+        )
+    [pid] = falkordb_processes(home)
+    os.kill(pid, signal.SIGKILL)
+    ws.close()
+    from citegraph.store.aof import DELAYED_INDEXING_MAX_TAIL, read_files
+
+    assert read_files(home / "data").tail_bytes > DELAYED_INDEXING_MAX_TAIL
+    with citegraph.open(home) as again:
+        assert not _delay_indexing(again)
+        assert len(again.scope("s").documents()) == 41

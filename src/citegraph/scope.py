@@ -29,6 +29,7 @@ from .store.documents import DocumentRepository
 from .store.entities import EntityRepository
 from .store.repair import RepairReport, repair_graph
 from .store.schema import (
+    DOCUMENT_INDEXES,
     INDEXES,
     VECTOR_INDEX,
     ensure_indexes,
@@ -80,6 +81,7 @@ class Scope:
         self._term_stats: TermStats | None = None
         self._stats_born = time.monotonic()
         self._ready_generation = -1  # the workspace's store generation last prepared
+        self._operational: set[tuple[str, str, str]] = set()  # indexes seen operational
         self._ready_lock = threading.Lock()
         self._housekeep_after = 0.0  # monotonic time of the next cleanup of abandoned staging
 
@@ -87,11 +89,17 @@ class Scope:
     def _required_indexes(self) -> tuple[tuple[str, str, str], ...]:
         return (*INDEXES, VECTOR_INDEX) if self.workspace.embedder is not None else INDEXES
 
-    def _prepare(self) -> DocumentRepository:
+    def _prepare(self, only: Sequence[tuple[str, str, str]] | None = None) -> DocumentRepository:
+        """Make the scope usable: its indexes exist, and those the caller's queries use are
+        operational (all of them, or `only` these: listing documents need not wait for the
+        chunks' full-text index, which a large store rebuilds in the background after a
+        start); abandoned staging is cleaned up."""
+        needed = self._required_indexes if only is None else tuple(only)
         with self._ready_lock:
             # Prepared again after the store was restarted: it may hold staging to clean.
             if self._ready_generation != self.workspace.generation:
                 self._housekeep_after = 0.0
+                self._operational = set()
                 generation = self.workspace.generation
                 created = ensure_indexes(self.graph)
                 embedder = self.workspace.embedder
@@ -99,10 +107,11 @@ class Scope:
                     created += ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
                 if created:
                     self.workspace.schema_changed()
-                wait_for_indexes(
-                    self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
-                )
                 self._ready_generation = generation
+            pending = tuple(i for i in needed if i not in self._operational)
+            if pending:
+                wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s, pending)
+                self._operational.update(pending)
             self._housekeep()
         return self._repo
 
@@ -354,10 +363,10 @@ class Scope:
     # -- reading ------------------------------------------------------------------------------
 
     def documents(self) -> list[Document]:
-        return self._prepare().all()
+        return self._prepare(only=DOCUMENT_INDEXES).all()
 
     def document(self, id_or_name: str) -> Document:
-        repo = self._prepare()
+        repo = self._prepare(only=DOCUMENT_INDEXES)
         doc = repo.by_id(id_or_name) or repo.by_name(id_or_name)
         if doc is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
@@ -365,7 +374,7 @@ class Scope:
 
     def chunks(self, id_or_name: str) -> Iterator[Chunk]:
         doc = self.document(id_or_name)
-        return iter(self._repo.chunks(doc.id))
+        return iter(self._prepare().chunks(doc.id))
 
     def stored_text(self, id_or_name: str) -> bytes:
         """The document's stored UTF-8 text, rebuilt from its chunks (which tile it)."""
@@ -383,7 +392,7 @@ class Scope:
         """Remove the document and everything that hangs off it; return what was removed."""
         doc = self.document(id_or_name)
         self._forget_stats()
-        if self._repo.delete(doc.id) is None:
+        if self._prepare().delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
         self._entities.drop_orphans()
         self._forget_stats()

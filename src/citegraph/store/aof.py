@@ -23,8 +23,13 @@ from typing import Any
 # share since the last base (tail replay then stays well under the base's load time).
 AUTO_REWRITE_PERCENT = 25
 AUTO_REWRITE_MIN = "1mb"
-# At a clean close, a tail at least this long is compacted (about 30 ms of replay saved).
+# At a clean close, a tail at least this long is compacted (about 30 ms of replay saved); a
+# keeper, which nobody waits for, compacts any tail.
 COMPACT_AT_CLOSE_BYTES = 256 * 1024
+# With a tail this short or shorter, the server answers once the base is decoded and builds
+# its indexes in the background (FalkorDB's DELAY_INDEXING); the tail is then replayed
+# without them, which only a short tail can afford.
+DELAYED_INDEXING_MAX_TAIL = 16 * 1024
 # Start-up allowance, generous on purpose: a limit to fail a stuck start, not a target.
 MIN_START_TIMEOUT_S = 60.0
 BASE_S_PER_MB = 0.5

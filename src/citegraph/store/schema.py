@@ -26,6 +26,10 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("RELATES", "document_id", "EDGE"),
 )
 
+# What reading the list of documents and finding one by id or name uses (and the cleanup of
+# abandoned staging): small labels, operational moments after a start.
+DOCUMENT_INDEXES = tuple(index for index in INDEXES if index[0] in ("Document", "IngestLease"))
+
 _LIST_INDEXES = (
     "CALL db.indexes() YIELD label, properties, types, status, entitytype "
     "RETURN label, properties, types, status, entitytype"
