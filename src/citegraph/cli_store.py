@@ -23,11 +23,20 @@ def _size(n: int) -> str:
 @app.command()
 def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
     """Whether the graph store answers, what the embedded store holds on disk (stored bytes,
-    the append-only tail replayed at the next start, the last compaction), and scopes whose
-    housekeeping failed. Exit code 3 when the store is down."""
+    the append-only tail replayed at the next start, the last compaction), and scopes that
+    cannot be read or whose housekeeping failed (`citegraph repair`). Exit code 3 when the
+    store is down."""
     from .store.aof import format_age
 
     with _workspace(home, url) as ws:
+        scope_errors = []
+        if ws.health().state.value != "down":
+            # Opening each scope runs its housekeeping, whose failures health() then reports.
+            for name in ws.scopes():
+                try:
+                    ws.scope(name).documents()
+                except CitegraphError as exc:
+                    scope_errors.append(f"{name}: {exc}")
         found = ws.health()
         server_pid = ws.server_pid()
         keeper = ws._server.keeper_pid() if ws._server is not None else None
@@ -42,6 +51,7 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             "server_pid": server_pid,
             "storage": asdict(found.storage) if found.storage else None,
             "housekeeping": list(found.housekeeping),
+            "scope_errors": scope_errors,
         }
         _print_json(json.dumps(body))
     else:
@@ -64,6 +74,8 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             )
         for problem in found.housekeeping:
             err.print(f"housekeeping: {escape(problem)}")
+        for problem in scope_errors:
+            err.print(f"scope: {escape(problem)}")
     if found.state.value == "down":
         raise typer.Exit(3)
 

@@ -13,11 +13,9 @@ from typing import TYPE_CHECKING
 
 from .errors import (
     DocumentNotFound,
-    IndexNotReady,
     InvalidDocument,
     InvalidQuestion,
     InvalidScopeName,
-    StoreError,
     StoreUnavailable,
 )
 from .ingest import pipeline
@@ -140,7 +138,7 @@ class Scope:
         except StoreUnavailable:
             self._housekeep_after = 0.0
             raise
-        except (StoreError, IndexNotReady) as exc:
+        except Exception as exc:  # a damaged lease record, a store error: never block reads
             self._housekeep_after = time.monotonic() + HOUSEKEEPING_RETRY_S
             problem = f"cleanup of abandoned staging failed: {exc}; `citegraph repair` may help"
             log.warning("scope %s: %s", self.name, problem)

@@ -81,8 +81,10 @@ class RepairReport:
 
 def _lease_owner_alive(host: object, pid: object, start: object) -> bool | None:
     """True or False for a writer on this machine; None when it cannot be told."""
-    if host != socket.gethostname() or not isinstance(pid, int):
+    if host != socket.gethostname():
         return None
+    if not isinstance(pid, int):
+        return False  # a damaged record: no process can own it
     if pid == os.getpid():
         return False  # repair runs no ingest of its own
     return pid_alive(pid, start if isinstance(start, str) else None)
