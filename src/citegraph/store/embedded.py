@@ -27,7 +27,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -43,8 +42,6 @@ __all__ = ["EmbeddedServer", "ServerInfo", "pid_alive"]
 # sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
-# Keepers started by this process, kept so that they can be reaped.
-_keepers: list[subprocess.Popen[bytes]] = []
 
 
 def _ping(sock: str, timeout: float = 2.0) -> str:
@@ -159,7 +156,9 @@ class EmbeddedServer:
             info = self._read_info()
             if info is not None and pid_alive(info.pid, info.start):
                 if linger and self.linger_s > 0:
-                    self._ensure_keeper()
+                    from .keeper import ensure_keeper
+
+                    ensure_keeper(self)
                     return False
                 self._compact_at_close(info)
                 self._stop(info)
@@ -403,33 +402,6 @@ class EmbeddedServer:
         Path(info.socket).unlink(missing_ok=True)
 
     # -- the keeper -----------------------------------------------------------------------------
-
-    def _ensure_keeper(self) -> None:
-        """Under the run lock: make sure one keeper watches the idle server."""
-        path = self.run_dir / "keeper.json"
-        try:
-            raw = json.loads(path.read_text())
-            if pid_alive(int(raw["pid"]), raw.get("start")):
-                return
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-        _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
-        with open(self.home / "logs" / "keeper.log", "ab") as log:
-            keeper = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "citegraph.store.keeper",
-                    str(self.home),
-                    repr(self.linger_s),
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                start_new_session=True,
-            )
-        _keepers.append(keeper)
-        path.write_text(json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)}))
 
     def keeper_pid(self) -> int | None:
         try:
