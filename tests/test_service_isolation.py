@@ -177,6 +177,9 @@ def test_health_needs_no_token_and_names_no_scope(world: World) -> None:
     assert response.status_code == 200
     assert response.json()["api"] == "ok" and response.json()["graph"]["state"] == "ok"
     assert world.a not in response.text and world.b not in response.text
+    storage = response.json()["storage"]  # the embedded store's files, numbers only
+    assert storage["stored_bytes"] >= storage["tail_bytes"] >= 0
+    assert storage["compactions"] >= 0 and "/" not in response.text
 
 
 def test_without_a_token_the_body_is_never_read(world: World) -> None:
