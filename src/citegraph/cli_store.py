@@ -22,10 +22,11 @@ def _size(n: int) -> str:
 
 @app.command()
 def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
-    """Whether the graph store answers, what the embedded store holds on disk (stored bytes,
-    the append-only tail replayed at the next start, the last compaction), and scopes that
-    cannot be read or whose housekeeping failed (`citegraph repair`). Exit code 3 when the
-    store is down."""
+    """Say whether the store answers, what it holds on disk, and what needs repair.
+
+    Shows the graph store's state, the embedded store's stored bytes, its append-only tail
+    (replayed at the next start) and last compaction, and scopes that cannot be read or whose
+    housekeeping failed (`citegraph repair`). Exit code 3 when the store is down."""
     from .store.aof import format_age
 
     with _workspace(home, url) as ws:
@@ -82,9 +83,11 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
 
 @app.command()
 def stop(home: HomeOpt = None) -> None:
-    """Stop the embedded FalkorDB of a home now, instead of after the linger time
-    (CITEGRAPH_STORE_LINGER). It compacts first when that pays. Refused while a command or
-    `citegraph serve` is using it."""
+    """Stop the idle embedded FalkorDB now instead of after the linger time.
+
+    The server is kept for CITEGRAPH_STORE_LINGER seconds after the last command so that the
+    next one finds it ready. This stops it at once, compacting first when that pays. Refused
+    while a command or `citegraph serve` is using it."""
     from .store.embedded import EmbeddedServer
 
     settings = load_settings(home=home)
@@ -113,9 +116,11 @@ def repair(
     url: UrlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check a scope and rebuild what can be: missing indexes, staging (half-written
-    documents) left by writers that are gone, chunks that belong to no document. Says what it
-    did and what it could not do. Stored documents are never removed."""
+    """Check a scope and rebuild what can be rebuilt; say what was done.
+
+    Recreates missing indexes, removes staging (half-written documents) left by writers that
+    are gone and chunks that belong to no document, and says what it could not do. Stored
+    documents are never removed."""
     try:
         with _workspace(home, url) as ws:
             report = ws.scope(scope).repair(force=force)
