@@ -100,10 +100,28 @@ def _fail(message: str, code: int) -> NoReturn:
 
 @contextlib.contextmanager
 def _workspace(home: Path | None, url: str | None) -> Iterator[Workspace]:
-    from .workspace import open as open_workspace
+    from .config import load_settings
+    from .store.embedded import EmbeddedServer
 
     try:
-        with open_workspace(home, url=url) as ws:
+        settings = load_settings(home=home, url=url)
+        server = None
+        if not settings.graph_url:
+            # Start the embedded server first: it loads the store while the (slow) imports
+            # below run, on the other core.
+            server = EmbeddedServer(
+                settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
+            )
+            server.begin_join()
+        try:
+            from .workspace import Workspace
+
+            workspace = Workspace(settings, server=server)
+        except BaseException:
+            if server is not None:
+                server.leave()  # nothing is left registered, or running without a keeper
+            raise
+        with workspace as ws:
             yield ws
     except RuntimeFailure as exc:
         _fail(str(exc), 3)

@@ -29,7 +29,10 @@ class Workspace:
         settings: Settings,
         extractor: Extractor | None = None,
         embedder: Embedder | None = None,
+        server: EmbeddedServer | None = None,
     ):
+        """`server`: an embedded server whose `begin_join` was called (the command line
+        starts the server before it imports this module, so that the two overlap)."""
         self.settings = settings
         # Search by meaning: an explicit embedder, or the one CITEGRAPH_EMBED_MODEL names. A
         # configured model that cannot load is an error here, not a silent fallback.
@@ -54,10 +57,13 @@ class Workspace:
             )
             self.where = settings.graph_url
         else:
-            self._server = EmbeddedServer(
-                settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
-            )
-            sock = self._server.join()
+            if server is None:
+                server = EmbeddedServer(
+                    settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
+                )
+                server.begin_join()
+            self._server = server
+            sock = server.finish_join()
             try:
                 self.store = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
             except BaseException:

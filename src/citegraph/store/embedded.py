@@ -102,6 +102,7 @@ class EmbeddedServer:
         self._client_file: Path | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._compactions: aof.CompactionRequests | None = None
+        self._pending: tuple[ServerInfo, float] | None = None  # begun, not yet waited for
 
     def _socket_path(self) -> str:
         path = str(self.home / "run" / "falkordb.sock")
@@ -125,6 +126,12 @@ class EmbeddedServer:
 
     def join(self) -> str:
         """Start or share the server; return the socket path to connect to once it is ready."""
+        self.begin_join()
+        return self.finish_join()
+
+    def begin_join(self) -> None:
+        """Register, and start the server if none runs, without waiting for it: a command
+        imports its code while the server loads (`finish_join` then waits)."""
         for folder in (self.run_dir / "clients", self.data_dir, self.log_path.parent):
             folder.mkdir(parents=True, exist_ok=True)
         timeout_s = self._timeout()
@@ -134,6 +141,14 @@ class EmbeddedServer:
             self._client_file.write_text(
                 json.dumps({"pid": os.getpid(), "start": process_start(os.getpid())})
             )
+        self._pending = (info, timeout_s)
+
+    def finish_join(self) -> str:
+        """Wait for the server `begin_join` found or started; the socket path."""
+        if self._pending is None:
+            raise StoreUnavailable("finish_join without begin_join")
+        info, timeout_s = self._pending
+        self._pending = None
         # Waited for outside the lock: others may join (and wait) meanwhile, and the server
         # is kept while any of them is registered.
         try:
