@@ -96,23 +96,6 @@ if _typing.TYPE_CHECKING:
     from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
     from .audit.export import check, from_json, to_json
     from .config import Settings, load_settings
-    from .errors import (
-        ChatModelError,
-        CitegraphError,
-        ConfigError,
-        DocumentNotFound,
-        EmbeddingModelMissing,
-        IndexNotReady,
-        InputNotFound,
-        InvalidDocument,
-        InvalidQuestion,
-        InvalidScopeName,
-        RuntimeFailure,
-        StoreError,
-        StoreLoading,
-        StoreUnavailable,
-        UsageError,
-    )
     from .extract.offline import Candidate, Extractor, OfflineExtractor
     from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
     from .health import GraphHealth, GraphState
