@@ -204,9 +204,8 @@ class EmbeddedServer:
             # Checked under the lock: a close in between must not leave a server nobody owns.
             if self._client_file is None:
                 raise StoreUnavailable("this workspace is closed")
-            if self._child is not None and self._child.poll() is None:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self._child.wait(timeout=1)  # reap it, so its pid reads as gone
+            if self._child is not None:
+                self._child.poll()  # reap it if it died, so that its pid reads as gone
             info = self._find_or_start()
         self._wait_ready(info, timeout_s)
         return info.socket
