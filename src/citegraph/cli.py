@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from .errors import CitegraphError, RuntimeFailure
 
@@ -169,6 +167,9 @@ def ingest(
 ) -> None:
     """Ingest files and folders. Each document is stored atomically; one that is already
     stored with the same bytes is left as it is (status 'unchanged')."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
     from .ingest.pipeline import DocumentGroups
     from .ingest.sources import expand
     from .types import TextOrigin
@@ -274,6 +275,8 @@ def docs(
     if as_json:
         _print_json(json.dumps([_doc_json(d) for d in documents]))
         return
+    from rich.table import Table
+
     table = Table(title=f"{len(documents)} document(s) in scope {escape(scope)}")
     for column in ("id", "name", "type", "bytes", "chunks", "pages", "ingested (UTC)"):
         table.add_column(column)
@@ -331,6 +334,8 @@ def show(
             f"derived text: {escape(origin.kind)} of {escape(origin.source)}"
             + (f" by {escape(origin.method)}" if origin.method else "")
         )
+    from rich.table import Table
+
     from .types import page_range
 
     table = Table()

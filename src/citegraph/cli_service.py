@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _print_json, _workspace, app, err, out
 from .config import load_settings
@@ -79,6 +78,8 @@ def token_list(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
             )
         )  # fmt: skip
         return
+    from rich.table import Table
+
     table = Table("id", "scopes", "rights", "label", "created")
     for r in records:
         table.add_row(

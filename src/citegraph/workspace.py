@@ -8,15 +8,18 @@ import threading
 import weakref
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import Settings, load_settings
-from .extract.offline import Extractor, OfflineExtractor
 from .health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
 from .models.embeddings import Embedder, embedder_from_setting
 from .scope import ANY_NODE, GRAPH_PREFIX, Scope, validate_scope_name
 from .store.aof import rewriting, server_persistence
 from .store.embedded import EmbeddedServer
 from .store.graph import FalkorStore, GraphStore
+
+if TYPE_CHECKING:
+    from .extract.offline import Extractor
 
 __all__ = ["Scope", "Workspace", "open", "validate_scope_name"]
 
@@ -39,10 +42,8 @@ class Workspace:
         self.embedder: Embedder | None = (
             embedder if embedder is not None else embedder_from_setting(settings.embed_model)
         )
-        # The extractor runs at ingest; None turns extraction off.
-        self.extractor: Extractor | None = (
-            extractor if extractor is not None else OfflineExtractor() if settings.extract else None
-        )
+        # The extractor runs at ingest; made on first use (reading needs none).
+        self._extractor = extractor
         self._server: EmbeddedServer | None = None
         self._closed = False
         # Scopes whose housekeeping (cleanup of abandoned staging) failed, with why.
@@ -72,6 +73,16 @@ class Workspace:
             self.where = str(settings.home)
         self.store.ping()
         _open_workspaces.add(self)
+
+    @property
+    def extractor(self) -> Extractor | None:
+        """What finds entities at ingest: the one given, else the offline extractor, unless
+        CITEGRAPH_EXTRACT is off (None: no extraction)."""
+        if self._extractor is None and self.settings.extract:
+            from .extract.offline import OfflineExtractor
+
+            self._extractor = OfflineExtractor()
+        return self._extractor
 
     @property
     def embedded(self) -> bool:
