@@ -128,10 +128,21 @@ def _workspace(home: Path | None, url: str | None) -> Iterator[Workspace]:
 
 
 def _doc_json(doc: Document) -> dict[str, Any]:
-    data = asdict(doc)
+    # Field by field: dataclasses.asdict deep-copies, which cost 0.1 s on 3,500 documents.
+    data = {f: getattr(doc, f) for f in _DOC_FIELDS}
+    origin = doc.origin
+    data["origin"] = (
+        {"kind": origin.kind, "source": origin.source, "method": origin.method} if origin else None
+    )
     data["page_starts"] = list(doc.page_starts)
     data["page_count"] = doc.page_count
     return data
+
+
+_DOC_FIELDS = (
+    "id", "name", "media_type", "sha256", "size_bytes", "chunk_count", "ingested_at", "title",
+    "extracted", "embedded_with",
+)  # fmt: skip
 
 
 def _result_json(result: IngestResult) -> dict[str, Any]:
