@@ -123,17 +123,26 @@ def compact(socket_path: str, wait_s: float | None = None) -> bool:
     import redis
 
     client = _client(socket_path, 10.0)
+    deadline = time.monotonic() + (wait_s or 0.0)
+
+    def wait() -> None:
+        while rewriting(client.info("persistence")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+
     try:
         try:
             client.bgrewriteaof()
         except redis.exceptions.ResponseError as exc:
             if "in progress" not in str(exc):
                 raise
-            return False
+            if wait_s is None:
+                return False
+            # One is under way, from a snapshot that may be older than the writes to
+            # compact: let it finish (a SHUTDOWN would abandon it), then begin ours.
+            wait()
+            client.bgrewriteaof()
         if wait_s is not None:
-            deadline = time.monotonic() + wait_s
-            while rewriting(client.info("persistence")) and time.monotonic() < deadline:
-                time.sleep(0.05)
+            wait()
         return True
     finally:
         client.close()
