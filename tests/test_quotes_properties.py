@@ -1,6 +1,7 @@
 """Property-based tests of quote matching against an independent, literal reading of the rule:
 a quote matches when some span of the text equals it once the forgiven differences are set
-aside. The oracle below folds character by character and tries every span."""
+aside, and that span starts and ends at word boundaries. The oracle below folds character by
+character and tries every span."""
 
 from __future__ import annotations
 
@@ -39,13 +40,41 @@ def slow_fold(s: str) -> str:
     return "".join(out)
 
 
+def wordy(ch: str) -> bool:
+    """A letter or digit of a script that puts spaces between words (not CJK, Thai...)."""
+    unspaced = ("\u0e00" <= ch <= "\u0eff" or "\u1000" <= ch <= "\u109f"
+                or "\u1780" <= ch <= "\u17ff" or "\u2e80" <= ch <= "\ua4cf"
+                or "\uf900" <= ch <= "\ufaff" or "\uff66" <= ch <= "\uff9f"
+                or "\U00020000" <= ch <= "\U0003ffff")  # fmt: skip
+    return ch.isalnum() and not unspaced
+
+
+def at_word_edges(text: str, i: int, j: int) -> bool:
+    """Does text[i:j], without the emphasis marks and whitespace at its ends, start and end at
+    word boundaries (no letter or digit on both sides of an edge)?"""
+    while i < j and (text[i] in "_*" or text[i].isspace()):
+        i += 1
+    while j > i and (text[j - 1] in "_*" or text[j - 1].isspace()):
+        j -= 1
+    if i == j:
+        return False
+    left = i > 0 and wordy(text[i - 1]) and wordy(text[i])
+    right = j < len(text) and wordy(text[j - 1]) and wordy(text[j])
+    return not left and not right
+
+
 def oracle(quote: str, text: str) -> bool:
-    """Is there a span of `text` equal to `quote` after forgiving? (no elisions here)"""
+    """Is there a span of `text` equal to `quote` after forgiving, at word boundaries? (no
+    elisions here)"""
     target = slow_fold(quote.strip()).strip(" ")
     if not target:
         return False
     n = len(text)
-    return any(slow_fold(text[i:j]) == target for i in range(n) for j in range(i + 1, n + 1))
+    return any(
+        slow_fold(text[i:j]) == target and at_word_edges(text, i, j)
+        for i in range(n)
+        for j in range(i + 1, n + 1)
+    )
 
 
 token = st.one_of(
@@ -101,6 +130,7 @@ def test_forgiven_perturbations_are_located(data: st.DataObject, text: str) -> N
     i = data.draw(st.integers(0, len(text) - 1))
     j = data.draw(st.integers(i + 1, len(text)))
     assume(slow_fold(text[i:j]).strip(" "))
+    assume(at_word_edges(text, i, j))
     quote = data.draw(forgiven_perturbation(text, i, j))
     match = locate(quote, text)
     assert match.found, (quote, text)
@@ -173,8 +203,10 @@ def test_elided_quotes_are_located_in_order(data: st.DataObject, text: str) -> N
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), min_size=4, max_size=6)))
     # A run of whitespace or dashes is one unit: an elision may not split one.
     assume(not any(_splits_a_run(text, c) for c in cuts))
-    parts = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=False)]
-    parts = [p for p in parts if slow_fold(p).strip(" ")]
+    spans = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=False)]
+    spans = [(a, b) for a, b in spans if slow_fold(text[a:b]).strip(" ")]
+    assume(all(at_word_edges(text, a, b) for a, b in spans))
+    parts = [text[a:b] for a, b in spans]
     assume(1 <= len(parts) <= 3)
     elision = data.draw(st.sampled_from(["...", "…", " ... ", " … "]))
     quote = elision.join(parts)

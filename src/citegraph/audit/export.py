@@ -13,7 +13,7 @@ from typing import Any
 from ..answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
 from ..errors import UsageError
 from ..retrieve.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
-from ..text.quotes import locate
+from ..text.quotes import locate, span_at_word_edges
 from ..types import Citation, Grounding, TextOrigin
 
 FORMAT = "citegraph-answer/1"
@@ -275,6 +275,10 @@ def check(answer: Answer) -> list[str]:
             ]
             if stored != citation.quote.encode("utf-8"):
                 problems.append(f"{where}: the quote is not the item's bytes at its span")
+                continue
+            lo = citation.start_byte - item.start_byte
+            if not span_at_word_edges(item.text.encode("utf-8"), lo, lo + len(stored)):
+                problems.append(f"{where}: the span starts or ends inside a word")
                 continue
             if not locate(citation.quote, item.text).found:
                 problems.append(f"{where}: the quote does not locate in the item")

@@ -20,6 +20,7 @@ from ..extract.remember import EntityFact, Facts, Passage, RelationFact
 from ..models.chat import ChatModel
 from ..retrieve.evidence import Evidence, EvidenceItem
 from ..scope import OpenScopes, Scope
+from ..text.quotes import span_at_word_edges
 from ..types import Document, IngestResult, page_range
 from ..workspace import Workspace
 from . import schemas as s
@@ -150,6 +151,8 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckRespo
             span = stored[citation.start_byte : citation.end_byte]
             if span != citation.quote.encode("utf-8"):
                 problems.append(f"citation {n}: the stored bytes at its span are not the quote")
+            elif not span_at_word_edges(stored, citation.start_byte, citation.end_byte):
+                problems.append(f"citation {n}: its span starts or ends inside a stored word")
     return s.CheckResponse(
         valid=not problems,
         disposition=answer.disposition.value,

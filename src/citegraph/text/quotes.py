@@ -8,7 +8,10 @@ The quote matches a span when both fold to the same text (see `fold.py` for what
 after the quote's leading and trailing whitespace is dropped. A quote may hold at most two
 elisions (`...` or `…`), which split it into parts that must appear in that order, without
 overlapping, in the same text; an elision at the very start or end elides nothing to check and
-is not counted. Matching is `str.find` on folded text: linear time, no backtracking.
+is not counted. The quote, and each part of an elided one, must start and end at word
+boundaries of the stored text: "approved" is not found in "disapproved" (a citation that cuts
+a word can flip its meaning). Matching is `str.find` on folded text: linear time, no
+backtracking.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class NotFoundReason(StrEnum):
     NOT_TEXT = "not-text"
     NOT_IN_TEXT = "not-in-text"
     OUT_OF_ORDER = "parts-out-of-order"
+    MID_WORD = "mid-word"
 
 
 @dataclass(frozen=True)
@@ -96,13 +100,74 @@ def _parse(quote: str) -> _Quote | QuoteNotFound:
     return _Quote(parts, first[:1] in EMPHASIS, last[-1:] in EMPHASIS)
 
 
-def _search(folded: str, parts: tuple[str, ...], start: int) -> tuple[int, int] | int | None:
-    """Leftmost match of the parts in order from `start`: (begin, end), or the index of the
-    first part that is missing."""
+# Scripts written without spaces between words: a span edge between two of their characters
+# is a word boundary as far as this rule can tell.
+_UNSPACED = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x2E80, 0xA4CF),  # CJK radicals and symbols, kana, bopomofo, CJK ideographs, Yi
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # halfwidth katakana
+    (0x20000, 0x3FFFF),  # CJK extensions
+)
+
+
+def is_word_char(ch: str) -> bool:
+    """A letter or digit of a script that separates its words."""
+    if not ch.isalnum():
+        return False
+    if ch.isascii():
+        return True
+    code = ord(ch)
+    return not any(lo <= code <= hi for lo, hi in _UNSPACED)
+
+
+def span_at_word_edges(text: bytes, start: int, end: int) -> bool:
+    """Does the byte span [start, end) of UTF-8 `text` start and end at word boundaries? (For
+    checking a citation's span as given, without locating its quote again.)"""
+
+    def char_before(at: int) -> str:
+        return text[max(0, at - 4) : at].decode("utf-8", "ignore")[-1:]
+
+    def char_after(at: int) -> str:
+        return text[at : at + 4].decode("utf-8", "ignore")[:1]
+
+    first, last = char_after(start), char_before(end)
+    if start > 0 and first and is_word_char(first) and is_word_char(char_before(start) or " "):
+        return False
+    nxt = char_after(end)
+    return not (end < len(text) and last and nxt and is_word_char(last) and is_word_char(nxt))
+
+
+def _whole_words(target: FoldedText, begin: int, end: int) -> bool:
+    """Does folded[begin:end] stand for a span of the stored text that starts and ends at word
+    boundaries (no letter or digit on both sides of either edge)?"""
+    text = target.text
+    start, stop = target.original_span(begin, end)
+    if start > 0 and is_word_char(text[start]) and is_word_char(text[start - 1]):
+        return False
+    return not (stop < len(text) and is_word_char(text[stop - 1]) and is_word_char(text[stop]))
+
+
+def _find(target: FoldedText, part: str, position: int, whole: bool) -> int:
+    folded = target.folded
+    while True:
+        found = folded.find(part, position)
+        if found < 0 or not whole or _whole_words(target, found, found + len(part)):
+            return found
+        position = found + 1
+
+
+def _search(
+    target: FoldedText, parts: tuple[str, ...], start: int, whole: bool = True
+) -> tuple[int, int] | int:
+    """Leftmost match of the parts in order from `start`, each at word boundaries (unless not
+    `whole`): (begin, end), or the index of the first part that is missing."""
     position = start
     begin = -1
     for index, part in enumerate(parts):
-        found = folded.find(part, position)
+        found = _find(target, part, position, whole)
         if found < 0:
             return index
         if index == 0:
@@ -111,12 +176,10 @@ def _search(folded: str, parts: tuple[str, ...], start: int) -> tuple[int, int] 
     return begin, position
 
 
-def _count(folded: str, parts: tuple[str, ...], after: int) -> int:
-    if len(parts) == 1:
-        return 1 + folded.count(parts[0], after)
+def _count(target: FoldedText, parts: tuple[str, ...], after: int) -> int:
     count = 1
     while True:
-        hit = _search(folded, parts, after)
+        hit = _search(target, parts, after)
         if not isinstance(hit, tuple):
             return count
         count += 1
@@ -139,9 +202,14 @@ def locate_in(quote: str, target: FoldedText) -> QuoteMatch | QuoteNotFound:
     parsed = _parse(quote)
     if isinstance(parsed, QuoteNotFound):
         return parsed
-    hit = _search(target.folded, parsed.parts, 0)
+    hit = _search(target, parsed.parts, 0)
     if not isinstance(hit, tuple):
-        missing = hit if isinstance(hit, int) else 0
+        missing = hit
+        if isinstance(_search(target, parsed.parts, 0, whole=False), tuple):
+            return QuoteNotFound(
+                NotFoundReason.MID_WORD,
+                "the quote is in the text only where it starts or ends inside a word",
+            )
         if len(parsed.parts) > 1 and all(target.folded.find(p) >= 0 for p in parsed.parts):
             return QuoteNotFound(
                 NotFoundReason.OUT_OF_ORDER,
@@ -160,7 +228,7 @@ def locate_in(quote: str, target: FoldedText) -> QuoteMatch | QuoteNotFound:
         start_char=start_char,
         end_char=end_char,
         text=text,
-        count=_count(target.folded, parsed.parts, end),
+        count=_count(target, parsed.parts, end),
     )
 
 
