@@ -148,6 +148,8 @@ def hostile() -> None:
         "quote of n/10 whitespace": lambda n: ("text " * (n // 5), " \n\t" * (n // 30)),
         "quote of n/10 emphasis marks": lambda n: ("text " * (n // 5), "_*" * (n // 20)),
         "quote with a lone surrogate": lambda n: ("text " * (n // 5), "x" * (n // 10) + "\ud800"),
+        # Every occurrence cuts a word, so each is a candidate checked and refused.
+        "quote only inside words (n/3 times)": lambda n: ("xab" * (n // 3), "ab"),
     }
     print("\nhostile inputs (text of n bytes): seconds, and seconds per MB (flat = linear)")
     sizes = [1, 2, 4, 8]
