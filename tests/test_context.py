@@ -149,7 +149,6 @@ def test_the_active_policy_and_limits_are_reported(northwind: Scope) -> None:
         "CALL db.idx.fulltext.drop('Chunk')",
         "Что сообщает Northwind Retail?",
         "北风零售报告了什么？",
-        "Northwind\u0000Retail",
     ],
 )
 def test_hostile_questions_work_and_break_nothing(northwind: Scope, question: str) -> None:
@@ -166,6 +165,8 @@ def test_hostile_questions_work_and_break_nothing(northwind: Scope, question: st
         ("   ", "empty"),
         ("x" * 100_000, "limit"),
         ("What is the and of it?", "no content words"),
+        ("Northwind\u0000Retail", "control characters"),
+        ("Northwind\x1b]0;title\x07 Retail", "control characters"),
     ],
 )
 def test_questions_that_cannot_be_asked_get_a_clear_error(

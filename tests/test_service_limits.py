@@ -140,3 +140,20 @@ def _sharing(workspace: Workspace, **changes: object) -> Iterator[Workspace]:
         yield other
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\x1b[2J", "\x07", "\x7f"])
+def test_control_characters_in_a_question_are_refused(client, bad: str) -> None:  # type: ignore[no-untyped-def]
+    """A NUL (or another control character) in a question was answered 200, grounded; no
+    stored text can hold one, so it is the caller's mistake (security review, item 10)."""
+    http, token, scope = client
+    for path, key in (("/v1/memory/context", "query"), ("/v1/answers", "question")):
+        reply = _post(http, token, path, {"scope": scope, key: f"When was{bad} the wall rebuilt?"})
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["code"] == "invalid_question" and "control characters" in error["message"]
+    history = [{"question": "When was the wall rebuilt?", "answer": "In 1884."}]
+    reply = _post(
+        http, token, "/v1/answers", {"scope": scope, "question": f"Why{bad}?", "history": history}
+    )
+    assert reply.status_code == 422, reply.text

@@ -4,6 +4,7 @@ a server error (5xx) or a response that breaks the documented schema."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from typing import Any
 
@@ -42,6 +43,9 @@ def api_schema(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -
     return schemathesis.openapi.from_asgi("/openapi.json", create_app(workspace, tokens))
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
 def _aim(case: Any) -> None:
     # Most generated scope names are ones the token does not open (403, checked too); send
     # three calls in four to the token's scope, so that the deeper code is reached as well.
@@ -49,6 +53,12 @@ def _aim(case: Any) -> None:
         case.body["scope"] = SCOPE
     if isinstance(case.query, dict) and "scope" in case.query and hash(repr(case.query)) % 4:
         case.query["scope"] = SCOPE
+    # Generated text is full of control characters, which a question may not hold (422,
+    # checked too); clean most questions so that answers are reached as well.
+    if isinstance(case.body, dict) and hash(repr(case.body)) % 4:
+        for key in ("question", "query"):
+            if isinstance(case.body.get(key), str):
+                case.body[key] = _CONTROL.sub("", case.body[key]) or "wall"
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])

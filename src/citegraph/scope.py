@@ -317,7 +317,9 @@ class Scope:
         first), the question is first rewritten to stand alone."""
         from .answer.ask import answer_from
         from .answer.followup import rewrite
+        from .retrieve.context import check_question
 
+        check_question(question, k, hops)  # before a rewrite could hide what was asked
         rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
         asked = rewritten.question if rewritten is not None else question
         started = time.perf_counter()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -78,9 +79,21 @@ class _Row:
         return _Row(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], origin)
 
 
+# Control characters other than tab and line breaks, and lone surrogates: no stored text can
+# hold them (NUL cannot be stored at all), so a question with one is a mistake, said as such.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
 def check_question(question: str, k: int, hops: int) -> None:
     if not isinstance(question, str) or not question.strip():
         raise InvalidQuestion("the question is empty")
+    forbidden = _FORBIDDEN.search(question)
+    if forbidden is not None:
+        raise InvalidQuestion(
+            f"the question holds the character U+{ord(forbidden.group()):04X} at position "
+            f"{forbidden.start()}: control characters (NUL among them) and lone surrogates "
+            "are refused"
+        )
     if len(question) > MAX_QUESTION_CHARS:
         raise InvalidQuestion(
             f"the question is {len(question):,} characters long; the limit is "
