@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as _markup_escape
 
 from .errors import CitegraphError, RuntimeFailure
 
@@ -63,6 +64,29 @@ UrlOpt = Annotated[
 ]
 DocArg = Annotated[str, typer.Argument(help="Document id or name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+
+
+# Control characters (but tab and newline) and the bidirectional overrides: printed as they
+# are, a stored name or quote could drive the terminal (retitle it, clear it, move the
+# cursor) or reorder what is shown. They are shown as escapes instead; --json is exact.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def visible(text: str) -> str:
+    """`text` with every character that would act on a terminal shown as an escape."""
+    return _UNPRINTABLE.sub(
+        lambda m: (
+            f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xFF else f"\\x{ord(m.group()):02x}"
+        ),
+        text,
+    )
+
+
+def escape(text: str) -> str:
+    """Safe to print: terminal controls made visible, rich markup escaped."""
+    return _markup_escape(visible(text))
 
 
 def _print_version(value: bool) -> None:

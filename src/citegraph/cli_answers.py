@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from .cli import (
     HomeOpt,
@@ -21,6 +20,7 @@ from .cli import (
     _workspace,
     app,
     err,
+    escape,
     out,
 )
 from .errors import CitegraphError, UsageError

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
-from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _print_json, _workspace, app, err, out
+from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _print_json, _workspace, app, err, escape, out
 from .config import load_settings
 from .errors import CitegraphError, RuntimeFailure
 

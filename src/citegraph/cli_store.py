@@ -7,9 +7,20 @@ from dataclasses import asdict
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 
-from .cli import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, _fail, _print_json, _workspace, app, err, out
+from .cli import (
+    HomeOpt,
+    JsonOpt,
+    ScopeOpt,
+    UrlOpt,
+    _fail,
+    _print_json,
+    _workspace,
+    app,
+    err,
+    escape,
+    out,
+)
 from .config import load_settings
 from .errors import CitegraphError, RuntimeFailure
 
