@@ -129,9 +129,25 @@ def chat(
 @app.command("check")
 def check_command(
     path: Annotated[Path, typer.Argument(help="A citegraph-answer/1 document (ask --export).")],
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            "-s",
+            help="Also compare every cited item and citation with the bytes stored in this "
+            "scope (the only check an edited export cannot pass).",
+        ),
+    ] = None,
+    home: HomeOpt = None,
+    url: UrlOpt = None,
 ) -> None:
-    """Check an exported answer without the database: every citation's bytes must be the bytes
-    of the evidence item it names, at its span. Exit 1 and list the problems otherwise."""
+    """Check an exported answer: every citation's bytes must be the bytes of the evidence
+    item it names, at its span, at word boundaries, with the item's pages and text origin.
+
+    Without --scope this compares the answer with the evidence its own export carries, and
+    says so: an export whose item and quote were edited together passes it. With --scope it
+    also compares every cited item and citation with the stored bytes, document names,
+    origins and pages. Exit 1 and list the problems otherwise."""
     from .audit.export import check, from_json
 
     try:
@@ -141,8 +157,21 @@ def check_command(
     except CitegraphError as exc:
         _fail(f"{path}: {exc}", 1)
     problems = check(answer)
+    against = "the export's own evidence only, not the stored bytes (give --scope for that)"
+    if scope is not None and not problems:
+        from .audit.store_check import check_against_store
+
+        with _workspace(home, url) as ws:
+            try:
+                problems = check_against_store(answer, ws.scope(scope))
+            except CitegraphError as exc:
+                _fail(str(exc), 1)
+        against = f"the stored bytes of scope {scope}"
     for problem in problems:
         err.print(f"[bold red]problem:[/] {escape(problem)}")
     if problems:
         raise typer.Exit(1)
-    out.print(f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified")
+    out.print(
+        f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified "
+        f"against {escape(against)}"
+    )

@@ -242,8 +242,43 @@ def from_document(d: Any) -> Answer:
         raise UsageError(f"not a readable {FORMAT} document: {exc}") from None
 
 
+def _item_problems(item: EvidenceItem) -> list[str]:
+    size = len(item.text.encode("utf-8"))
+    if item.start_byte < 0 or item.end_byte - item.start_byte != size:
+        return [
+            f"{item.id}: span [{item.start_byte}, {item.end_byte}) cannot hold its "
+            f"{size:,} bytes of text"
+        ]
+    if item.page is not None and (item.page < 1 or (item.end_page or item.page) < item.page):
+        return [f"{item.id}: impossible pages {item.page}-{item.end_page}"]
+    return []
+
+
+def _citation_problems(where: str, citation: Citation, item: EvidenceItem) -> list[str]:
+    """What a citation claims beyond its bytes, compared with the item it names."""
+    problems = []
+    if citation.end_byte - citation.start_byte != len(citation.quote.encode("utf-8")):
+        problems.append(f"{where}: the span's length is not the quote's")
+    if citation.text_origin != item.text_origin:
+        problems.append(f"{where}: its text origin is not the item's")
+    if item.page is None:
+        if citation.page is not None or citation.end_page is not None:
+            problems.append(f"{where}: it names a page; the item has none")
+    else:
+        last = item.end_page or item.page
+        first_page, end_page = citation.page, citation.end_page or citation.page
+        if first_page is None or not item.page <= first_page <= (end_page or 0) <= last:
+            problems.append(
+                f"{where}: pages {citation.page}-{citation.end_page} are not within the item's "
+                f"{item.page}-{last}"
+            )
+    return problems
+
+
 def check(answer: Answer) -> list[str]:
-    """Problems with an answer's citations, found without the database; empty when all hold."""
+    """Problems with an answer's citations, found without the database; empty when all hold.
+    It compares the answer with the evidence the export carries: the stored bytes are checked
+    only by `check_against_store` (audit/store_check.py)."""
     problems: list[str] = []
     if answer.disposition is Disposition.REFUSED:
         if answer.text is not None or answer.claims:
@@ -252,6 +287,12 @@ def check(answer: Answer) -> list[str]:
     if not answer.claims:
         problems.append("an answer without claims")
     items = {i.id: i for i in answer.evidence.items}
+    broken: set[str] = set()
+    for each in answer.evidence.items:
+        said = _item_problems(each)
+        if said:
+            broken.add(each.id)
+            problems.extend(said)
     for n, claim in enumerate(answer.claims, start=1):
         if not claim.citations:
             problems.append(f"claim {n} cites nothing")
@@ -261,6 +302,8 @@ def check(answer: Answer) -> list[str]:
             if item is None or not item.citable:
                 problems.append(f"{where}: no citable evidence item {item_id!r}")
                 continue
+            if item_id in broken:
+                continue  # said above
             if (citation.document_id, citation.chunk_id) != (item.document_id, item.chunk_id):
                 problems.append(f"{where}: the citation names another document or chunk")
                 continue
@@ -269,6 +312,10 @@ def check(answer: Answer) -> list[str]:
                     f"{where}: span [{citation.start_byte}, {citation.end_byte}) "
                     f"is outside the item"
                 )
+                continue
+            claimed = _citation_problems(where, citation, item)
+            if claimed:
+                problems.extend(claimed)
                 continue
             stored = item.text.encode("utf-8")[
                 citation.start_byte - item.start_byte : citation.end_byte - item.start_byte

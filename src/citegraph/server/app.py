@@ -15,12 +15,11 @@ from fastapi.responses import JSONResponse
 from .. import __version__
 from ..answer.followup import Turn
 from ..audit.export import check, from_document, to_document
-from ..errors import UsageError
+from ..audit.store_check import check_against_store
 from ..extract.remember import EntityFact, Facts, Passage, RelationFact
 from ..models.chat import ChatModel
 from ..retrieve.evidence import Evidence, EvidenceItem
 from ..scope import OpenScopes, Scope
-from ..text.quotes import span_at_word_edges
 from ..types import Document, IngestResult, page_range
 from ..workspace import Workspace
 from . import schemas as s
@@ -137,22 +136,7 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckRespo
     answer = from_document(document)
     problems = check(answer)
     if target is not None and not problems:
-        texts: dict[str, bytes | None] = {}  # each document read once, however often cited
-        for n, citation in enumerate(answer.citations, start=1):
-            if citation.document_id not in texts:
-                try:
-                    texts[citation.document_id] = target.stored_text(citation.document_id)
-                except UsageError:
-                    texts[citation.document_id] = None
-            stored = texts[citation.document_id]
-            if stored is None:
-                problems.append(f"citation {n}: document {citation.document_id!r} is not stored")
-                continue
-            span = stored[citation.start_byte : citation.end_byte]
-            if span != citation.quote.encode("utf-8"):
-                problems.append(f"citation {n}: the stored bytes at its span are not the quote")
-            elif not span_at_word_edges(stored, citation.start_byte, citation.end_byte):
-                problems.append(f"citation {n}: its span starts or ends inside a stored word")
+        problems = check_against_store(answer, target)
     return s.CheckResponse(
         valid=not problems,
         disposition=answer.disposition.value,
