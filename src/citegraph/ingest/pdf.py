@@ -55,7 +55,12 @@ def extract_pdf(data: bytes, label: str) -> PdfText:
         if count == 0:
             raise InvalidDocument(f"{label}: the PDF has no pages")
         for index in range(count):
-            page = pdf[index]
+            try:
+                page = pdf[index]
+            except pdfium.PdfiumError as exc:  # a broken page tree (a cycle, a missing page)
+                raise InvalidDocument(
+                    f"{label}: pdf-unreadable: page {index + 1} of {count} cannot be read ({exc})"
+                ) from None
             textpage = page.get_textpage()
             try:
                 text = _clean(textpage.get_text_range())
