@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from citegraph import GraphState, StoreLoading, StoreUnavailable, Workspace
+from citegraph import GraphState, StoreError, StoreLoading, StoreUnavailable, Workspace
 from citegraph.config import load_settings
 from citegraph.health import probe
 
@@ -26,6 +26,16 @@ def test_probe_tells_down_from_loading_from_ok() -> None:
     assert down.state is GraphState.DOWN and "went away" in down.detail
     loading = probe(_raise(StoreLoading("still loading its data")))
     assert loading.state is GraphState.DEGRADED
+
+
+def test_a_store_that_answers_with_a_refusal_is_degraded_not_an_error() -> None:
+    """A full disk makes Redis refuse even PING (MISCONF): that is a health answer, not a
+    500 (security review, issue 11, item 8)."""
+    refusal = StoreError(
+        "the graph store refused a health check: MISCONF Errors writing to the AOF file"
+    )
+    found = probe(_raise(refusal))
+    assert found.state is GraphState.DEGRADED and "MISCONF" in found.detail
 
 
 def test_a_killed_embedded_store_is_restarted_with_its_data(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import StoreLoading, StoreUnavailable
+from .errors import StoreError, StoreLoading, StoreUnavailable
 
 # A store that takes longer than this to answer a PING is called degraded, not ok; one that
 # gives no answer in PING_TIMEOUT_S is down.
@@ -66,6 +66,8 @@ def probe(ping: Callable[[], object]) -> GraphHealth:
         return GraphHealth(GraphState.DEGRADED, str(exc))
     except StoreUnavailable as exc:
         return GraphHealth(GraphState.DOWN, str(exc))
+    except StoreError as exc:  # it answers, but refuses: a full disk (MISCONF), say
+        return GraphHealth(GraphState.DEGRADED, f"the graph store answers but refuses: {exc}")
     elapsed = time.perf_counter() - started
     if elapsed > SLOW_PING_S:
         return GraphHealth(
