@@ -93,6 +93,14 @@ async def _conversation(home: Path) -> dict[str, Any]:
         )
         seen["bad_k"] = await client.call_tool("memory_context", {"query": "invoice", "k": 500})
         seen["too_long"] = await client.call_tool("memory_context", {"query": "invoice " * 300})
+        # The HTTP caps hold here too (security review, issue 11, item 11).
+        many = [{"name": f"Entity {n}", "type": "Thing"} for n in range(201)]
+        seen["too_many"] = await client.call_tool(
+            "memory_remember", {"source": "bulk", "entities": many}
+        )
+        seen["long_source"] = await client.call_tool(
+            "memory_remember", {"source": "s" * 1_000_000, "entities": many[:1]}
+        )
     return seen
 
 
@@ -127,5 +135,7 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     closed = seen["closed_scope"]
     assert closed.is_error is True and "not open to this server" in closed.content[0].text
     assert seen["bad_k"].is_error is True
+    assert seen["too_many"].is_error is True and "200" in seen["too_many"].content[0].text
+    assert seen["long_source"].is_error is True
     too_long = seen["too_long"]
     assert too_long.is_error is True and "query: 2,400 characters" in too_long.content[0].text

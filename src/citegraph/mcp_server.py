@@ -22,7 +22,16 @@ from .retrieve.evidence import Evidence
 from .scope import OpenScopes, Scope
 from .server.app import check_answer, checked_history, context_response, within_limit
 from .server.guard import ApiError
-from .server.schemas import MAX_HOPS, MAX_K, EntityIn, PassageIn, RelationIn, TurnIn
+from .server.schemas import (
+    MAX_HOPS,
+    MAX_ITEMS,
+    MAX_K,
+    MAX_NAME,
+    EntityIn,
+    PassageIn,
+    RelationIn,
+    TurnIn,
+)
 from .workspace import Workspace
 
 T = TypeVar("T")
@@ -114,10 +123,14 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
 
     @server.tool(description=REMEMBER_DOC)
     def memory_remember(
-        source: Annotated[str, Field(description="Where these facts come from.")],
-        entities: list[EntityIn] | None = None,
-        relations: list[RelationIn] | None = None,
-        passages: list[PassageIn] | None = None,
+        source: Annotated[
+            str,
+            Field(min_length=1, max_length=MAX_NAME, description="Where these facts come from."),
+        ],
+        # The same caps as the HTTP body (server/schemas.py), which is where they live.
+        entities: Annotated[list[EntityIn] | None, Field(max_length=MAX_ITEMS)] = None,
+        relations: Annotated[list[RelationIn] | None, Field(max_length=MAX_ITEMS)] = None,
+        passages: Annotated[list[PassageIn] | None, Field(max_length=MAX_ITEMS)] = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
         facts = Facts(
