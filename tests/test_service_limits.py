@@ -157,3 +157,25 @@ def test_control_characters_in_a_question_are_refused(client, bad: str) -> None:
         http, token, "/v1/answers", {"scope": scope, "question": f"Why{bad}?", "history": history}
     )
     assert reply.status_code == 422, reply.text
+
+
+def test_a_name_with_slashes_can_be_deleted_by_name(client) -> None:  # type: ignore[no-untyped-def]
+    """Every file ingested from a folder has "/" in its name (security review, item 12)."""
+    from urllib.parse import quote
+
+    http, token, scope = client
+    headers = {"Authorization": f"Bearer {token}"}
+    uploaded = http.post(
+        "/v1/documents",
+        data={"scope": scope},
+        files=[("file", ("notes/2026/tides.txt", b"The tide tables are blue.", "text/plain"))],
+        headers=headers,
+    )
+    assert uploaded.status_code == 200, uploaded.text
+    name = uploaded.json()["results"][0]["document"]["name"]
+    assert name == "notes/2026/tides.txt"
+    deleted = http.delete(
+        f"/v1/documents/{quote(name, safe='')}", params={"scope": scope}, headers=headers
+    )
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["deleted"]["name"] == name

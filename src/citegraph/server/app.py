@@ -328,7 +328,10 @@ def create_app(
         stored = await guard.run(target.documents)
         return s.DocumentsResponse(documents=[_document(d) for d in stored])
 
-    @app.delete("/v1/documents/{document}", response_model=s.DeletedResponse, tags=["documents"])
+    # `:path`: a name may hold "/" (every file ingested from a folder does), sent URL-encoded.
+    @app.delete(
+        "/v1/documents/{document:path}", response_model=s.DeletedResponse, tags=["documents"]
+    )
     async def delete(
         token: Token, document: str, scope: Annotated[str, Query(min_length=1, max_length=64)]
     ) -> s.DeletedResponse:
