@@ -242,8 +242,7 @@ def from_document(d: Any) -> Answer:
         raise UsageError(f"not a readable {FORMAT} document: {exc}") from None
 
 
-def _item_problems(item: EvidenceItem) -> list[str]:
-    size = len(item.text.encode("utf-8"))
+def _item_problems(item: EvidenceItem, size: int) -> list[str]:
     if item.start_byte < 0 or item.end_byte - item.start_byte != size:
         return [
             f"{item.id}: span [{item.start_byte}, {item.end_byte}) cannot hold its "
@@ -287,9 +286,12 @@ def check(answer: Answer) -> list[str]:
     if not answer.claims:
         problems.append("an answer without claims")
     items = {i.id: i for i in answer.evidence.items}
+    # Each item encoded once, however many citations name it: the check is linear in the
+    # items' size plus the citations' (bench/check.py).
+    encoded = {i.id: i.text.encode("utf-8") for i in answer.evidence.items}
     broken: set[str] = set()
     for each in answer.evidence.items:
-        said = _item_problems(each)
+        said = _item_problems(each, len(encoded[each.id]))
         if said:
             broken.add(each.id)
             problems.extend(said)
@@ -317,16 +319,17 @@ def check(answer: Answer) -> list[str]:
             if claimed:
                 problems.extend(claimed)
                 continue
-            stored = item.text.encode("utf-8")[
-                citation.start_byte - item.start_byte : citation.end_byte - item.start_byte
-            ]
+            text = encoded[item_id]
+            lo = citation.start_byte - item.start_byte
+            stored = text[lo : citation.end_byte - item.start_byte]
             if stored != citation.quote.encode("utf-8"):
                 problems.append(f"{where}: the quote is not the item's bytes at its span")
                 continue
-            lo = citation.start_byte - item.start_byte
-            if not span_at_word_edges(item.text.encode("utf-8"), lo, lo + len(stored)):
+            if not span_at_word_edges(text, lo, lo + len(stored)):
                 problems.append(f"{where}: the span starts or ends inside a word")
                 continue
-            if not locate(citation.quote, item.text).found:
+            # The quote is the item's bytes at a whole-word span; what is left to ask is
+            # whether it is a quote at all (not only emphasis marks or elisions, say).
+            if not locate(citation.quote, citation.quote).found:
                 problems.append(f"{where}: the quote does not locate in the item")
     return problems

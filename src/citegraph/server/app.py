@@ -134,6 +134,20 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckRespo
     """The offline check of an exported answer; with a scope, each quote is also compared
     with the bytes stored there at its span."""
     answer = from_document(document)
+    if len(answer.citations) > s.MAX_CHECK_CITATIONS:
+        raise ApiError(
+            422,
+            "invalid_request",
+            f"answer: {len(answer.citations):,} citations; a check takes at most "
+            f"{s.MAX_CHECK_CITATIONS:,}",
+        )
+    for item in (*answer.evidence.items, *answer.evidence.context):
+        if len(item.text.encode("utf-8")) > s.MAX_CHECK_ITEM_BYTES:
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"answer: evidence item {item.id} is over {s.MAX_CHECK_ITEM_BYTES:,} bytes",
+            )
     problems = check(answer)
     if target is not None and not problems:
         problems = check_against_store(answer, target)

@@ -10,6 +10,9 @@ MAX_K = 50
 MAX_HOPS = 3
 MAX_NAME = 200
 MAX_ITEMS = 200
+# What one answer check may ask for: its cost is linear in both (bench/check.py).
+MAX_CHECK_CITATIONS = 5_000
+MAX_CHECK_ITEM_BYTES = 4 * 1024 * 1024
 
 ScopeName = Field(
     min_length=1,
