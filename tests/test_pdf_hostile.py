@@ -10,6 +10,7 @@ import pytest
 
 from citegraph import InvalidDocument, Workspace
 from citegraph.ingest.pdf import extract_pdf
+from citegraph.ingest.pdf_guard import extract_pdf_guarded
 
 from helpers import cli
 
@@ -93,3 +94,52 @@ def test_a_folder_ingest_reports_the_bad_pdf_and_goes_on(tmp_path: Path) -> None
     assert [e["name"] for e in report["errors"]] == ["in/a-cyclic.pdf"]
     assert "pdf-unreadable" in report["errors"][0]["message"]
     assert sorted(r["name"] for r in report["results"]) == ["in/b-good.pdf", "in/c-notes.txt"]
+
+
+def _bomb(megabytes: int) -> bytes:
+    """A page whose content stream inflates from a few hundred KB to `megabytes` MB."""
+    import zlib
+
+    stream = b"BT /F1 12 Tf 20 100 Td (Hello world) Tj ET\n" + b" " * (megabytes * 1024 * 1024)
+    packed = zlib.compress(stream, 9)
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            PAGE,
+            f"<< /Length {len(packed)} /Filter /FlateDecode >>\nstream\n".encode()
+            + packed
+            + b"\nendstream",
+            FONT,
+        ]
+    )
+
+
+def test_a_decompression_bomb_is_refused_and_leaves_the_reader_unharmed(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 5: read in a child process that limits its own memory (here 200 MB against a
+    stream that inflates to 300 MB): that file is refused, this process never holds it."""
+    import resource
+
+    monkeypatch.setenv("CITEGRAPH_PDF_MEMORY_MB", "200")
+    bomb = _bomb(300)
+    assert len(bomb) < 400_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(InvalidDocument, match="pdf-too-large"):
+        extract_pdf_guarded(bomb, "bomb.pdf")
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert after - before < 50_000  # KB: the 300 MB never came into this process
+    scope = workspace.scope("bombs")
+    with pytest.raises(InvalidDocument, match="pdf-too-large"):
+        scope.ingest(bomb, name="bomb.pdf")
+    scope.ingest(GOOD, name="good.pdf")  # the next PDF reads as usual
+    assert [d.name for d in scope.documents()] == ["good.pdf"]
+
+
+def test_a_pdf_with_too_many_pages_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEGRAPH_PDF_MAX_PAGES", "1")
+    two = GOOD.replace(b"/Kids [3 0 R] /Count 1", b"/Kids [3 0 R 3 0 R] /Count 2")
+    with pytest.raises(InvalidDocument, match="pdf-too-large: 2 pages"):
+        extract_pdf_guarded(two, "two.pdf")
+    assert extract_pdf_guarded(GOOD, "good.pdf").page_starts == (0,)

@@ -31,8 +31,9 @@ def _clean(raw: str) -> str:
     return raw.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-").replace("\x00", "")
 
 
-def extract_pdf(data: bytes, label: str) -> PdfText:
-    """Read the text layer of every page, or raise `InvalidDocument` saying why not."""
+def extract_pdf(data: bytes, label: str, max_pages: int | None = None) -> PdfText:
+    """Read the text layer of every page, or raise `InvalidDocument` saying why not. Runs in
+    this process: `pdf_guard.extract_pdf_guarded` runs it in a bounded child process."""
     if not data:
         raise InvalidDocument(f"{label}: the file is empty (0 bytes); nothing to store")
     import pypdfium2 as pdfium  # only when a PDF is read: it is slow to import
@@ -54,6 +55,11 @@ def extract_pdf(data: bytes, label: str) -> PdfText:
         count = len(pdf)
         if count == 0:
             raise InvalidDocument(f"{label}: the PDF has no pages")
+        if max_pages is not None and count > max_pages:
+            raise InvalidDocument(
+                f"{label}: pdf-too-large: {count:,} pages; at most {max_pages:,} "
+                "(CITEGRAPH_PDF_MAX_PAGES)"
+            )
         for index in range(count):
             try:
                 page = pdf[index]

@@ -13,7 +13,8 @@ from ..store.documents import DocumentRepository
 from ..types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .chunking import chunk_spans
 from .decode import stored_text
-from .pdf import extract_pdf, page_of
+from .pdf import page_of
+from .pdf_guard import extract_pdf_guarded
 from .sources import TEXT_TYPES, check_media_type
 
 # Write chunks in batches of about this much text: big enough to be fast, small enough that a
@@ -92,7 +93,7 @@ def parse(
                 f"{name}: a TextOrigin describes derived text; ingest the OCR or transcript "
                 "text itself (as text/plain or text/markdown), not the PDF"
             )
-        pdf = extract_pdf(data, name)
+        pdf = extract_pdf_guarded(data, name)
         text, page_starts, warnings = pdf.text, pdf.page_starts, pdf.warnings
     return ParsedDocument(
         name=name,
