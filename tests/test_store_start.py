@@ -216,3 +216,19 @@ def test_a_long_tail_is_replayed_with_the_indexes_of_the_base(tmp_path: Path) ->
     with citegraph.open(home) as again:
         assert not _delay_indexing(again)
         assert len(again.scope("s").documents()) == 41
+
+
+def test_the_index_wait_grows_with_the_store_unless_set(
+    slow_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compacted store answers before its indexes are rebuilt; a question waits for them as
+    long as a start of that store is allowed, so a large store is not called 'not ready'
+    after a fixed minute."""
+    from citegraph.store.aof import read_files
+
+    with citegraph.open(slow_home) as ws:
+        allowed = read_files(slow_home / "data").start_timeout_s()
+        assert ws.index_timeout_s == max(60.0, allowed)
+    monkeypatch.setenv("CITEGRAPH_INDEX_TIMEOUT", "5")
+    with citegraph.open(slow_home) as ws:
+        assert ws.index_timeout_s == 5.0

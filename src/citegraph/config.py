@@ -27,7 +27,9 @@ class Settings:
     start_timeout_s: float | None = None
     # How long an idle embedded server is kept for the next command; 0 stops it at once.
     store_linger_s: float = 300.0
-    index_timeout_s: float = 60.0
+    # None: at least 60 s, more for a large embedded store, whose indexes are rebuilt after a
+    # start while it already answers.
+    index_timeout_s: float | None = None
     extract: bool = True
     embed_model: str | None = None
     query_timeout_s: float = 300.0
@@ -53,7 +55,7 @@ class Settings:
             )
         timeouts = (
             self.start_timeout_s if self.start_timeout_s is not None else 1.0,
-            self.index_timeout_s,
+            self.index_timeout_s if self.index_timeout_s is not None else 1.0,
             self.query_timeout_s,
             self.request_timeout_s,
         )
@@ -120,7 +122,7 @@ def load_settings(
         fsync=env.get("CITEGRAPH_FSYNC", "everysec") or "everysec",
         start_timeout_s=_optional_number(env, "CITEGRAPH_START_TIMEOUT"),
         store_linger_s=_number(env, "CITEGRAPH_STORE_LINGER", 300.0, float, "a number"),
-        index_timeout_s=_number(env, "CITEGRAPH_INDEX_TIMEOUT", 60.0, float, "a number"),
+        index_timeout_s=_optional_number(env, "CITEGRAPH_INDEX_TIMEOUT"),
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),

@@ -108,7 +108,7 @@ class Scope:
                 self._ready_generation = generation
             pending = tuple(i for i in needed if i not in self._operational)
             if pending:
-                wait_for_indexes(self.graph, self.workspace.settings.index_timeout_s, pending)
+                wait_for_indexes(self.graph, self.workspace.index_timeout_s, pending)
                 self._operational.update(pending)
             self._housekeep()
         return self._repo
@@ -118,9 +118,7 @@ class Scope:
         writers that are gone (all staging with `force`), chunks of no document. Says what it
         did; see `citegraph repair`."""
         with self._ready_lock:
-            report = repair_graph(
-                self.graph, self.name, self.workspace.settings.index_timeout_s, force
-            )
+            report = repair_graph(self.graph, self.name, self.workspace.index_timeout_s, force)
             self._ready_generation = -1  # prepared again at the next use
         if report.indexes_created:
             self.workspace.schema_changed()
@@ -259,9 +257,7 @@ class Scope:
                 for r in results
             ]
         # The full-text (and vector) index must be usable before success is reported.
-        wait_for_indexes(
-            self.graph, self.workspace.settings.index_timeout_s, self._required_indexes
-        )
+        wait_for_indexes(self.graph, self.workspace.index_timeout_s, self._required_indexes)
         self._forget_stats()  # again: a reader may have counted the old state meanwhile
         return results
 

@@ -85,6 +85,17 @@ class Workspace:
         return self._extractor
 
     @property
+    def index_timeout_s(self) -> float:
+        """How long to wait for indexes: CITEGRAPH_INDEX_TIMEOUT, or at least 60 s and, for a
+        large embedded store, as long as its start is allowed (it rebuilds its indexes after
+        it begins to answer)."""
+        if self.settings.index_timeout_s is not None:
+            return self.settings.index_timeout_s
+        if self._server is None:
+            return 60.0
+        return max(60.0, self._server.files().start_timeout_s())
+
+    @property
     def embedded(self) -> bool:
         return self._server is not None
 
