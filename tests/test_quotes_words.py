@@ -49,19 +49,15 @@ def test_edges_that_are_not_between_two_letters_still_match() -> None:
     assert locate("中文", "我们学习中文很好").found  # no spaces between words in Chinese
 
 
+def _reply(claim: str, quote: str) -> str:
+    """A model's answer with one claim citing `quote` in E1."""
+    citation = {"evidence": "E1", "quote": quote}
+    return json.dumps({"answer": claim, "claims": [{"text": claim, "citations": [citation]}]})
+
+
 def test_a_model_quoting_inside_a_word_gets_no_answer(scope: Scope) -> None:
     scope.ingest(MERGER.encode(), name="minutes.txt")
-    reply = json.dumps(
-        {
-            "answer": "The board approved the merger.",
-            "claims": [
-                {
-                    "text": "The merger was approved.",
-                    "citations": [{"evidence": "E1", "quote": "approved the merger with Contoso"}],
-                }
-            ],
-        }
-    )
+    reply = _reply("The merger was approved.", "approved the merger with Contoso")
     answer = scope.ask(
         "Did the board approve the merger with Contoso?", model=ScriptedChat([reply])
     )
@@ -75,17 +71,7 @@ def test_check_refuses_a_forged_citation_cut_inside_a_word(scope: Scope) -> None
     also stand whole later in the item: the span itself is checked, not just the words."""
     text = "The board disapproved the merger with Contoso; nobody approved the merger with Contoso."
     scope.ingest(text.encode(), name="minutes.txt")
-    reply = json.dumps(
-        {
-            "answer": "Nobody approved it.",
-            "claims": [
-                {
-                    "text": "Nobody approved it.",
-                    "citations": [{"evidence": "E1", "quote": "approved the merger with Contoso"}],
-                }
-            ],
-        }
-    )
+    reply = _reply("Nobody approved it.", "approved the merger with Contoso")
     answer = scope.ask("Who approved the merger with Contoso?", model=ScriptedChat([reply]))
     assert answer.disposition is Disposition.ANSWERED, answer
     [citation] = answer.citations

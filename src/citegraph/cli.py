@@ -131,9 +131,7 @@ def _workspace(home: Path | None, url: str | None) -> Iterator[Workspace]:
         if not settings.graph_url:
             # Start the embedded server first: it loads the store while the (slow) imports
             # below run, on the other core.
-            server = EmbeddedServer(
-                settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
-            )
+            server = EmbeddedServer.from_settings(settings)
             server.begin_join()
         try:
             from .workspace import Workspace

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Annotated, Any
 
 import typer
@@ -41,15 +41,16 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
     from .store.aof import format_age
 
     with _workspace(home, url) as ws:
+        found = ws.health()
         scope_errors = []
-        if ws.health().state.value != "down":
-            # Opening each scope runs its housekeeping, whose failures health() then reports.
+        if found.state.value != "down":
+            # Opening each scope runs its housekeeping; what failed is then reported.
             for name in ws.scopes():
                 try:
                     ws.scope(name).documents()
                 except CitegraphError as exc:
                     scope_errors.append(f"{name}: {exc}")
-        found = ws.health()
+            found = replace(found, housekeeping=ws.housekeeping_problems())
         server_pid = ws.server_pid()
         keeper = ws._server.keeper_pid() if ws._server is not None else None
         where = ws.where
@@ -101,13 +102,12 @@ def stop(home: HomeOpt = None) -> None:
     while a command or `citegraph serve` is using it."""
     from .store.embedded import EmbeddedServer
 
-    settings = load_settings(home=home)
-    server = EmbeddedServer(settings.home, settings.fsync, settings.start_timeout_s)
+    server = EmbeddedServer.from_settings(load_settings(home=home))
     if not (server.run_dir / "lock").exists():
         out.print(f"no embedded store in {escape(str(server.home))}")
         return
-    said = server.stop_if_unused()
-    if "in use" in said:
+    refused, said = server.stop_if_unused()
+    if refused:
         _fail(said, 1)
     out.print(escape(said))
 

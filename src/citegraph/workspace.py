@@ -59,9 +59,7 @@ class Workspace:
             self.where = settings.graph_url
         else:
             if server is None:
-                server = EmbeddedServer(
-                    settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s
-                )
+                server = EmbeddedServer.from_settings(settings)
                 server.begin_join()
             self._server = server
             sock = server.finish_join()
@@ -107,10 +105,13 @@ class Workspace:
         scopes' housekeeping failed. An embedded server found dead (killed, crashed) is
         restarted in the background; this call reports what it found, never waits."""
         found = self._probe()
-        with self._housekeeping_lock:
-            problems = tuple(f"{scope}: {why}" for scope, why in sorted(self.housekeeping.items()))
         storage = self.storage(ask_server=found.state is not GraphState.DOWN)
-        return replace(found, storage=storage, housekeeping=problems)
+        return replace(found, storage=storage, housekeeping=self.housekeeping_problems())
+
+    def housekeeping_problems(self) -> tuple[str, ...]:
+        """'scope: why' for each scope whose housekeeping failed, as health() reports them."""
+        with self._housekeeping_lock:
+            return tuple(f"{scope}: {why}" for scope, why in sorted(self.housekeeping.items()))
 
     def storage(self, ask_server: bool = True) -> StorageStats | None:
         """The embedded store's files: stored bytes, tail, last compaction (None by URL);

@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 
+from ..config import _number
 from ..errors import ConfigError, InvalidDocument
 from .pdf import PdfText, extract_pdf
 
@@ -26,13 +27,7 @@ _DEFAULTS = {
 
 
 def _limit(name: str) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return _DEFAULTS[name]
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+    value = _number(os.environ, name, _DEFAULTS[name], int, "a whole number")
     if value < 1:
         raise ConfigError(f"{name} must be at least 1, got {value}")
     return value

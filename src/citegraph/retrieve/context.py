@@ -81,13 +81,13 @@ class _Row:
 
 # Control characters other than tab and line breaks, and lone surrogates: no stored text can
 # hold them (NUL cannot be stored at all), so a question with one is a mistake, said as such.
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+FORBIDDEN_IN_QUESTION = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
 def check_question(question: str, k: int, hops: int) -> None:
     if not isinstance(question, str) or not question.strip():
         raise InvalidQuestion("the question is empty")
-    forbidden = _FORBIDDEN.search(question)
+    forbidden = FORBIDDEN_IN_QUESTION.search(question)
     if forbidden is not None:
         raise InvalidQuestion(
             f"the question holds the character U+{ord(forbidden.group()):04X} at position "

@@ -13,11 +13,14 @@ past a share of the base, and at a clean close when the tail is worth it.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger("citegraph")
 
 # Redis rewrites by itself once the append-only files exceed this and have grown by this
 # share since the last base (tail replay then stays well under the base's load time).
@@ -166,7 +169,6 @@ class CompactionRequests:
         self._lock = threading.Lock()
         self._wanted = False
         self._thread: threading.Thread | None = None
-        self.last_error: str | None = None
 
     def request(self) -> None:
         with self._lock:
@@ -183,30 +185,22 @@ class CompactionRequests:
             thread.join(timeout_s)
 
     def _run(self) -> None:
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
+        while True:
             with self._lock:
                 if not self._wanted:
                     self._thread = None
                     return
+                self._wanted = False
             try:
-                # Wait out a rewrite under way (Redis refuses a second one), then begin ours.
-                while rewriting(server_persistence(self.socket_path)):
-                    time.sleep(0.1)
-                with self._lock:
-                    self._wanted = False
-                if not compact(self.socket_path, wait_s=600):
-                    with self._lock:
-                        self._wanted = True  # one began in between: ours is still needed
-                self.last_error = None
-            except Exception as exc:  # a server gone or refusing: stop; the next request retries
-                self.last_error = str(exc) or type(exc).__name__
+                # Waits out a rewrite under way (its snapshot predates the request), then
+                # begins ours and waits for it.
+                compact(self.socket_path, wait_s=600)
+            except Exception as exc:  # a server gone or refusing: the next request retries
+                log.warning("compaction of the embedded store failed: %s", exc)
                 with self._lock:
                     self._wanted = False
                     self._thread = None
                 return
-        with self._lock:
-            self._thread = None
 
 
 def format_age(written: float | None) -> str:

@@ -32,8 +32,12 @@ import time
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import StoreUnavailable
+
+if TYPE_CHECKING:
+    from ..config import Settings
 from . import aof
 from .processes import locked, pid_alive, process_start, try_lock
 
@@ -81,6 +85,15 @@ class ServerInfo:
     socket: str
 
 
+def _info_in(path: Path) -> ServerInfo | None:
+    """The server recorded in `path` (server.json, or the data lock), or None."""
+    try:
+        raw = json.loads(path.read_text() or "null")
+        return ServerInfo(int(raw["pid"]), raw.get("start"), str(raw["socket"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 class EmbeddedServer:
     """One process's membership in the embedded FalkorDB of a home directory."""
 
@@ -103,6 +116,10 @@ class EmbeddedServer:
         self._child: subprocess.Popen[bytes] | None = None
         self._compactions: aof.CompactionRequests | None = None
         self._pending: tuple[ServerInfo, float] | None = None  # begun, not yet waited for
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> EmbeddedServer:
+        return cls(settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s)
 
     def _socket_path(self) -> str:
         path = str(self.home / "run" / "falkordb.sock")
@@ -180,20 +197,23 @@ class EmbeddedServer:
             (self.run_dir / "server.json").unlink(missing_ok=True)
             return True
 
-    def stop_if_unused(self) -> str:
-        """Stop a lingering server now (`citegraph stop`); refuse while a client uses it."""
+    def stop_if_unused(self) -> tuple[bool, str]:
+        """Stop a lingering server now (`citegraph stop`): (refused, what happened). Refused
+        while a client uses it."""
         with locked(self._lock):
             clients = self._live_clients()
             info = self._read_info()
             if info is None or not pid_alive(info.pid, info.start):
                 (self.run_dir / "server.json").unlink(missing_ok=True)
-                return "no embedded FalkorDB is running for this home"
+                return False, "no embedded FalkorDB is running for this home"
             if clients:
-                return f"the embedded FalkorDB (pid {info.pid}) is in use by {clients} process(es)"
+                return True, (
+                    f"the embedded FalkorDB (pid {info.pid}) is in use by {clients} process(es)"
+                )
             self._compact_at_close(info)
             self._stop(info)
             (self.run_dir / "server.json").unlink(missing_ok=True)
-            return f"stopped the embedded FalkorDB (pid {info.pid})"
+            return False, f"stopped the embedded FalkorDB (pid {info.pid})"
 
     def revive(self) -> str:
         """Start the server again if it died under a member (killed, crashed); share it if
@@ -251,14 +271,10 @@ class EmbeddedServer:
     def _timeout(self) -> float:
         if self.start_timeout_s is not None:
             return self.start_timeout_s
-        return aof.read_files(self.data_dir).start_timeout_s()
+        return self.files().start_timeout_s()
 
     def _read_info(self) -> ServerInfo | None:
-        try:
-            raw = json.loads((self.run_dir / "server.json").read_text())
-            return ServerInfo(int(raw["pid"]), raw.get("start"), str(raw["socket"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        return _info_in(self.run_dir / "server.json")
 
     def _write_info(self, info: ServerInfo) -> None:
         path = self.run_dir / "server.json"
@@ -274,7 +290,7 @@ class EmbeddedServer:
             return info
         fd = try_lock(self._data_lock)
         if fd is None:
-            owner = self._lock_owner()
+            owner = _info_in(self._data_lock)  # the server writes itself into its lock file
             if owner is not None and pid_alive(owner.pid, owner.start):
                 self._write_info(owner)  # a server that lost its record: share it
                 return owner
@@ -283,13 +299,6 @@ class EmbeddedServer:
             return self._spawn(fd)
         finally:
             os.close(fd)
-
-    def _lock_owner(self) -> ServerInfo | None:
-        try:
-            raw = json.loads(self._data_lock.read_text() or "null")
-            return ServerInfo(int(raw["pid"]), raw.get("start"), str(raw["socket"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
 
     def _wait_for_data_lock(self) -> int:
         # Held by a process that is not a live server: a snapshot child of a killed server

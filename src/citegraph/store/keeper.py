@@ -25,13 +25,8 @@ _keepers: list[subprocess.Popen[bytes]] = []
 
 def ensure_keeper(server: EmbeddedServer) -> None:
     """Under the run lock: make sure one keeper watches the idle server of `server.home`."""
-    path = server.run_dir / "keeper.json"
-    try:
-        raw = json.loads(path.read_text())
-        if pid_alive(int(raw["pid"]), raw.get("start")):
-            return
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    if server.keeper_pid() is not None:
+        return
     _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
     command = [
         sys.executable,
@@ -49,7 +44,9 @@ def ensure_keeper(server: EmbeddedServer) -> None:
             start_new_session=True,
         )
     _keepers.append(keeper)
-    path.write_text(json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)}))
+    (server.run_dir / "keeper.json").write_text(
+        json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)})
+    )
 
 
 def _still_me(path: Path) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,25 +60,3 @@ def try_lock(path: Path) -> int | None:
         os.close(fd)
         raise
     return fd
-
-
-def is_locked(path: Path) -> bool:
-    """Whether some process holds the flock on `path` now."""
-    if not path.exists():
-        return False
-    fd = try_lock(path)
-    if fd is None:
-        return True
-    fcntl.flock(fd, fcntl.LOCK_UN)
-    os.close(fd)
-    return False
-
-
-def wait_gone(pid: int, start: str | None, timeout_s: float) -> bool:
-    """Wait for a process that is not our child to end; True if it did."""
-    deadline = time.monotonic() + timeout_s
-    while pid_alive(pid, start):
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)
-    return True
