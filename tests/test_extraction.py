@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from citegraph import OfflineExtractor, Scope
+import os
+from typing import Any
+
+import pytest
+
+from citegraph import IngestStatus, OfflineExtractor, Scope, Workspace
+from citegraph.extract import run
+from citegraph.store.entities import EntityRepository
 
 from conftest import dataset
 
@@ -94,3 +101,49 @@ def test_replacing_or_deleting_a_document_takes_its_mentions_and_links(scope: Sc
     names = {n for [n] in scope.graph.ro_query("MATCH (e:Entity) RETURN e.name")}
     assert names == {"Gamma Ltd"}
     assert scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)") == [[0]]
+
+
+def _extraction_counts(scope: Scope) -> tuple[int, int]:
+    mentions = scope.graph.ro_query("MATCH (:Entity)-[m:MENTIONED_IN]->(:Chunk) RETURN count(m)")
+    links = scope.graph.ro_query(
+        "MATCH (:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(:Entity) RETURN count(r)"
+    )
+    return mentions[0][0], links[0][0]
+
+
+def test_one_document_is_extracted_in_bounded_flushes(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = dataset("alice/pg11_alice_body.txt").read_bytes()
+    whole = workspace.scope(f"whole{os.getpid()}")
+    whole.ingest(alice, name="alice.txt")
+    expected = _extraction_counts(whole)
+
+    flushed: list[int] = []
+    original = EntityRepository.write_mentions
+
+    def counting(self: EntityRepository, rows: list[dict[str, Any]]) -> None:
+        flushed.append(len(rows))
+        original(self, rows)
+
+    monkeypatch.setattr(run, "_FLUSH_ROWS", 50)
+    monkeypatch.setattr(EntityRepository, "write_mentions", counting)
+    parts = workspace.scope(f"parts{os.getpid()}")
+    parts.ingest(alice, name="alice.txt")
+    # Many flushes within the one document, none much over the limit, the same graph.
+    assert len(flushed) > 10
+    assert max(flushed) <= 50 + 40
+    assert _extraction_counts(parts) == expected
+    assert expected[0] > 500 and expected[1] > 100
+
+
+def test_an_extraction_cut_short_is_redone_not_doubled(scope: Scope) -> None:
+    alice = dataset("alice/pg11_alice_body.txt").read_bytes()
+    [first] = scope.ingest(alice, name="alice.txt")
+    expected = _extraction_counts(scope)
+    # As if the process had died after some flushes, before the document was marked extracted.
+    scope.graph.query("MATCH (d:Document) SET d.extracted = false")
+    [again] = scope.ingest(alice, name="alice.txt")
+    assert again.status is IngestStatus.UNCHANGED
+    assert scope.document(first.document.id).extracted
+    assert _extraction_counts(scope) == expected

@@ -1,7 +1,9 @@
-"""Acceptance: a 50 MB text file ingests with bounded memory (measured in a fresh process)."""
+"""A 50 MB text file ingests with bounded memory (measured in a fresh process). bench/
+ingest_memory.py measures the same at 200 MB."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -13,15 +15,19 @@ MEASURE = """
 import json, resource, sys, time
 import citegraph
 home, path = sys.argv[1], sys.argv[2]
-baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-started = time.perf_counter()
 with citegraph.open(home) as ws:
-    [result] = ws.scope("big").ingest(path)
-    info = ws.store._db.connection.info("memory")
+    scope = ws.scope("big")
+    # Everything an ingest imports and caches is loaded first, so growth is the document's.
+    scope.ingest(b"Warm up: the Harbour Archive opened in 1821.", name="warm.txt")
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    [result] = scope.ingest(path)
     seconds = time.perf_counter() - started
+    info = ws.store._db.connection.info("memory")
     print(json.dumps({
         "chunks": result.document.chunk_count,
         "bytes": result.document.size_bytes,
+        "sha256": result.document.sha256,
         "seconds": seconds,
         "python_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "python_before_mb": baseline / 1024,
@@ -56,6 +62,7 @@ def test_fifty_megabytes_with_bounded_memory(tmp_path: Path) -> None:
     figures = json.loads(done.stdout)
     print(figures)
     assert figures["bytes"] == corpus.stat().st_size
-    # The file is read once (50 MB); chunk batches are bounded. Anything near a few copies of
-    # the file would mean the whole document is held as objects.
-    assert figures["python_peak_mb"] - figures["python_before_mb"] < 200, figures
+    assert figures["sha256"] == hashlib.sha256(corpus.read_bytes()).hexdigest()
+    # The file is mapped and its pages given back as each pass moves on; chunk batches and
+    # mention flushes are bounded. Holding the text alone would be 50 MB.
+    assert figures["python_peak_mb"] - figures["python_before_mb"] < 40, figures

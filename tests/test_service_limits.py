@@ -181,6 +181,56 @@ def test_a_name_with_slashes_can_be_deleted_by_name(client) -> None:  # type: ig
     assert deleted.json()["deleted"]["name"] == name
 
 
+@pytest.mark.parametrize(
+    ("name", "escaped"),
+    [
+        ("C:\\Windows\\x.txt", True),  # as httpx and curl send it: each backslash escaped
+        ("\\\\server\\share\\x.txt", True),
+        ("C:\\Windows\\x.txt", False),  # as browsers send it: backslashes as they are
+    ],
+)
+def test_an_upload_name_keeps_its_backslashes(client, name: str, escaped: bool) -> None:  # type: ignore[no-untyped-def]
+    """The multipart parser cut `C:\\Windows\\x.txt` to `x.txt`, which silently replaced the
+    stored x.txt (security review, item 12): the name is stored as sent, and deletable by it."""
+    from urllib.parse import quote
+
+    http, token, scope = client
+    headers = {"Authorization": f"Bearer {token}"}
+
+    def upload(filename: str, text: bytes) -> str:
+        sent = filename.replace("\\", "\\\\") if escaped else filename
+        body = (
+            (
+                f'--B\r\nContent-Disposition: form-data; name="scope"\r\n\r\n{scope}\r\n'
+                f'--B\r\nContent-Disposition: form-data; name="file"; filename="{sent}"\r\n'
+                "Content-Type: text/plain\r\n\r\n"
+            ).encode()
+            + text
+            + b"\r\n--B--\r\n"
+        )
+        reply = http.post(
+            "/v1/documents",
+            content=body,
+            headers={**headers, "Content-Type": "multipart/form-data; boundary=B"},
+        )
+        assert reply.status_code == 200, reply.text
+        result = reply.json()["results"][0]
+        assert result["status"] == "created"
+        return str(result["document"]["name"])
+
+    assert upload("x.txt", b"The plain x file.") == "x.txt"
+    assert upload(name, b"The Windows path file.") == name
+    listed = http.get("/v1/documents", params={"scope": scope}, headers=headers).json()
+    assert {"x.txt", name} <= {d["name"] for d in listed["documents"]}
+    deleted = http.delete(
+        f"/v1/documents/{quote(name, safe='')}", params={"scope": scope}, headers=headers
+    )
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["deleted"]["name"] == name
+    kept = http.get("/v1/documents", params={"scope": scope}, headers=headers).json()
+    assert "x.txt" in {d["name"] for d in kept["documents"]}
+
+
 def test_a_check_is_capped_in_citations(client) -> None:  # type: ignore[no-untyped-def]
     """A check's cost grew as citations x item size, and nothing capped either (security
     review, item 4): now at most 5,000 citations and 4 MB items, 422 beyond."""

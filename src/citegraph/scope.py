@@ -19,8 +19,9 @@ from .errors import (
     StoreUnavailable,
 )
 from .ingest import pipeline
+from .ingest.mapped import read_file
 from .ingest.pipeline import DocumentGroups, Progress
-from .ingest.sources import SourceFile, expand, media_type_for
+from .ingest.sources import TEXT_TYPES, SourceFile, expand, media_type_for
 from .models.chat import ChatModel
 from .retrieve.evidence import Evidence, TraversalPolicy
 from .store.documents import DocumentRepository
@@ -210,10 +211,8 @@ class Scope:
     ) -> pipeline.ParsedDocument:
         label = name or file.name
         kind = media_type or media_type_for(file.path.name)
-        try:
-            data = file.path.read_bytes()
-        except OSError as exc:
-            raise InvalidDocument(f"{file.path}: cannot read: {exc.strerror}") from None
+        # A large text file is mapped from a private copy beside the store, not read whole.
+        data = read_file(file.path, text=kind in TEXT_TYPES, temp_dir=self.workspace.settings.home)
         return pipeline.parse(data, label, kind, origin, title)
 
     def store_parsed(
@@ -230,6 +229,13 @@ class Scope:
             from .extract.run import extract_documents
 
             pending = [r.document for r in results if not r.document.extracted]
+            resumed = [
+                r.document.id
+                for r in results
+                if r.status is IngestStatus.UNCHANGED and not r.document.extracted
+            ]
+            if resumed:
+                self._entities.forget_extraction(resumed)
             extract_documents(
                 self.workspace.extractor,
                 pending,

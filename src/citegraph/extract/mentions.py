@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..text.fold import FoldedText
@@ -57,30 +56,28 @@ class MentionRows:
     links: list[dict[str, object]] = field(default_factory=list)
 
 
-def mention_rows(
-    extractor: Extractor, document: Document, chunks: Iterable[Chunk], title: str | None
-) -> MentionRows:
-    rows = MentionRows()
-    for chunk in chunks:
-        folded = FoldedText(chunk.text)
-        located: list[tuple[str, QuoteMatch]] = []
-        for candidate in extractor.candidates(chunk.text, title):
-            match = locate_name(candidate.name, folded)
-            if match is None:
-                continue  # not in the chunk as written: never stored as if it were
-            key = entity_key(candidate.name, candidate.type)
-            located.append((key, match))
-            rows.mentions.append({
-                "key": key, "name": candidate.name, "type": candidate.type,
-                "norm": normalise_name(candidate.name),
-                "chunk_id": chunk.id, "document_id": document.id,
-                "start_byte": chunk.start_byte + match.start_byte,
-                "end_byte": chunk.start_byte + match.end_byte,
-                "count": match.count,
-            })  # fmt: skip
-        if len(located) > 1:
-            _co_mentions(chunk, document, folded, located, rows)
-    return rows
+def add_chunk_rows(
+    extractor: Extractor, document: Document, chunk: Chunk, title: str | None, rows: MentionRows
+) -> None:
+    """Add what extraction finds in one chunk to `rows`."""
+    folded = FoldedText(chunk.text)
+    located: list[tuple[str, QuoteMatch]] = []
+    for candidate in extractor.candidates(chunk.text, title):
+        match = locate_name(candidate.name, folded)
+        if match is None:
+            continue  # not in the chunk as written: never stored as if it were
+        key = entity_key(candidate.name, candidate.type)
+        located.append((key, match))
+        rows.mentions.append({
+            "key": key, "name": candidate.name, "type": candidate.type,
+            "norm": normalise_name(candidate.name),
+            "chunk_id": chunk.id, "document_id": document.id,
+            "start_byte": chunk.start_byte + match.start_byte,
+            "end_byte": chunk.start_byte + match.end_byte,
+            "count": match.count,
+        })  # fmt: skip
+    if len(located) > 1:
+        _co_mentions(chunk, document, folded, located, rows)
 
 
 def _co_mentions(

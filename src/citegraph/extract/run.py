@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..types import Chunk, Document
-from .mentions import MentionRows, mention_rows
+from .mentions import MentionRows, add_chunk_rows
 from .offline import Extractor
 
-# Rows are written in flushes of about this many, so a huge document stays in bounded memory.
+# Rows are written in flushes of about this many, also within a document, so that a huge
+# document is extracted in bounded memory.
 _FLUSH_ROWS = 20_000
 
 
@@ -30,13 +31,12 @@ def extract_documents(
     stored = 0
     done: list[str] = []
     for document in documents:
-        found = mention_rows(extractor, document, chunks_of(document), document.title)
-        rows.mentions.extend(found.mentions)
-        rows.links.extend(found.links)
+        for chunk in chunks_of(document):
+            add_chunk_rows(extractor, document, chunk, document.title, rows)
+            if len(rows.mentions) + len(rows.links) >= _FLUSH_ROWS:
+                stored += _flush(rows, entities)
+                rows = MentionRows()
         done.append(document.id)
-        if len(rows.mentions) + len(rows.links) >= _FLUSH_ROWS:
-            stored += _flush(rows, entities)
-            rows = MentionRows()
     stored += _flush(rows, entities)
     if done:
         docs.mark_extracted(done)

@@ -13,6 +13,8 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 
+from .mapped import TextBuffer
+
 _PARAGRAPH = re.compile(rb"\n[ \t\r\f\v]*\n[ \t\r\n\f\v]*")
 _SENTENCE = re.compile(
     rb"(?:[.!?]|\xe2\x80\xa6)(?:[\"')\]]|\xe2\x80[\x99\x9d])*[ \t\r\n\f\v]+"
@@ -24,7 +26,7 @@ _SPACE = re.compile(rb"[ \t\r\n\f\v]+")
 _HEADING = re.compile(rb"#{1,6}[ \t]")
 
 
-def _paragraph_cut(data: bytes, floor: int, limit: int) -> int | None:
+def _paragraph_cut(data: TextBuffer, floor: int, limit: int) -> int | None:
     """The last paragraph break, except one that would leave a Markdown heading at the end of
     the chunk, cut off from the text it heads."""
     breaks = list(_PARAGRAPH.finditer(data, floor, limit))
@@ -35,21 +37,21 @@ def _paragraph_cut(data: bytes, floor: int, limit: int) -> int | None:
     return None
 
 
-def _last_cut(pattern: re.Pattern[bytes], data: bytes, floor: int, limit: int) -> int | None:
+def _last_cut(pattern: re.Pattern[bytes], data: TextBuffer, floor: int, limit: int) -> int | None:
     cut = None
     for match in pattern.finditer(data, floor, limit):
         cut = match.end()
     return cut
 
 
-def _char_boundary(data: bytes, limit: int) -> int:
+def _char_boundary(data: TextBuffer, limit: int) -> int:
     cut = limit
     while 0xC0 > data[cut] >= 0x80:  # a continuation byte: step back to the character's start
         cut -= 1
     return cut
 
 
-def _segments(data: bytes, breaks: Sequence[int]) -> list[tuple[int, int]]:
+def _segments(data: TextBuffer, breaks: Sequence[int]) -> list[tuple[int, int]]:
     """Split at forced breaks (PDF pages); a whitespace-only piece joins the piece before it."""
     bounds = [0, *sorted(b for b in set(breaks) if 0 < b < len(data)), len(data)]
     pieces: list[tuple[int, int]] = []
@@ -63,7 +65,9 @@ def _segments(data: bytes, breaks: Sequence[int]) -> list[tuple[int, int]]:
     return pieces
 
 
-def chunk_spans(data: bytes, budget: int, breaks: Sequence[int] = ()) -> Iterator[tuple[int, int]]:
+def chunk_spans(
+    data: TextBuffer, budget: int, breaks: Sequence[int] = ()
+) -> Iterator[tuple[int, int]]:
     """Yield (start_byte, end_byte) spans that tile `data`, each at most `budget` bytes."""
     if budget < 4:
         raise ValueError("the chunk budget must be at least 4 bytes (one UTF-8 character)")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import re
 
 from ..errors import InvalidDocument
+from .mapped import TextBuffer, release, slices
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _OTHER_BOMS = {
@@ -14,9 +16,10 @@ _OTHER_BOMS = {
     b"\xff\xfe": "UTF-16",
 }
 _SLICE = 1 << 20
+_NOT_SPACE = re.compile(rb"[^ \t\n\r\f\v]")
 
 
-def stored_text(data: bytes, label: str) -> bytes:
+def stored_text(data: TextBuffer, label: str) -> TextBuffer:
     """Return the bytes to store for a text document, or raise `InvalidDocument`.
 
     The bytes are kept exactly (line endings, typographic quotes, emphasis marks), except that a
@@ -25,35 +28,38 @@ def stored_text(data: bytes, label: str) -> bytes:
     """
     if not data:
         raise InvalidDocument(f"{label}: the file is empty (0 bytes); nothing to store")
+    head = data[:4]
     for bom, encoding in _OTHER_BOMS.items():
-        if data.startswith(bom):
+        if head.startswith(bom):
             raise InvalidDocument(
                 f"{label}: the text is {encoding} (it starts with a {encoding} byte order mark); "
                 "citegraph stores UTF-8 only: convert it first, e.g. iconv -f "
                 f"{encoding} -t UTF-8"
             )
-    if data.startswith(UTF8_BOM):
-        data = data[len(UTF8_BOM) :]
+    if head.startswith(UTF8_BOM):
+        data = bytes(data[len(UTF8_BOM) :])  # a mapped copy never starts with one
         if not data:
             raise InvalidDocument(f"{label}: the file is empty (only a byte order mark)")
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise InvalidDocument(
-            f"{label}: looks like a binary file, not text (a NUL byte at offset {nul})"
-        )
+    for start in range(0, len(data), _SLICE):
+        nul = data.find(b"\x00", start, start + _SLICE)
+        if nul >= 0:
+            raise InvalidDocument(
+                f"{label}: looks like a binary file, not text (a NUL byte at offset {nul})"
+            )
+        release(data, start + _SLICE)
     _check_utf8(data, label)
-    if not data.strip():
+    if not _NOT_SPACE.search(data):
         raise InvalidDocument(f"{label}: the file holds only whitespace; nothing to store")
+    release(data, len(data))
     return data
 
 
-def _check_utf8(data: bytes, label: str) -> None:
+def _check_utf8(data: TextBuffer, label: str) -> None:
     # Decoded slice by slice and thrown away, so a 50 MB file never exists twice as str.
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    view = memoryview(data)
-    for start in range(0, len(data), _SLICE):
+    for start, piece in slices(data, _SLICE):
         try:
-            decoder.decode(view[start : start + _SLICE], final=start + _SLICE >= len(data))
+            decoder.decode(piece, final=start + _SLICE >= len(data))
         except UnicodeDecodeError as exc:
             offset = start + exc.start
             raise InvalidDocument(

@@ -13,6 +13,7 @@ from ..store.documents import DocumentRepository
 from ..types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .chunking import chunk_spans
 from .decode import stored_text
+from .mapped import TextBuffer, release, sha256_of
 from .pdf import page_of
 from .pdf_guard import extract_pdf_guarded
 from .sources import TEXT_TYPES, check_media_type
@@ -32,7 +33,7 @@ Progress = Callable[[int], None]
 class ParsedDocument:
     name: str
     media_type: str
-    text: bytes
+    text: TextBuffer  # a large file's text is a mapping, not held in memory
     sha256: str
     page_starts: tuple[int, ...] = ()
     origin: TextOrigin | None = None
@@ -73,7 +74,7 @@ class DocumentGroups:
 
 
 def parse(
-    data: bytes,
+    data: TextBuffer,
     name: str,
     media_type: str,
     origin: TextOrigin | None = None,
@@ -84,7 +85,7 @@ def parse(
         raise InvalidDocument("a document needs a non-empty name")
     check_media_type(media_type, name)
     if media_type in TEXT_TYPES:
-        text = stored_text(data, name)
+        text: TextBuffer = stored_text(data, name)
         page_starts: tuple[int, ...] = ()
         warnings: tuple[str, ...] = ()
     else:
@@ -93,13 +94,13 @@ def parse(
                 f"{name}: a TextOrigin describes derived text; ingest the OCR or transcript "
                 "text itself (as text/plain or text/markdown), not the PDF"
             )
-        pdf = extract_pdf_guarded(data, name)
+        pdf = extract_pdf_guarded(bytes(data), name)
         text, page_starts, warnings = pdf.text, pdf.page_starts, pdf.warnings
     return ParsedDocument(
         name=name,
         media_type=media_type,
         text=text,
-        sha256=hashlib.sha256(text).hexdigest(),
+        sha256=sha256_of(text),
         page_starts=page_starts,
         origin=origin,
         warnings=warnings,
@@ -233,6 +234,7 @@ def _write_chunks(
             count += 1
             if batch_bytes >= _BATCH_BYTES or len(batch) >= _BATCH_CHUNKS:
                 repo.add_chunks(batch)
+                release(parsed.text, chunk.start_byte)
                 if progress is not None:
                     progress(batch_bytes)
                 batch, batch_bytes = [], 0

@@ -32,6 +32,7 @@ from .guard import (
     install_error_handlers,
 )
 from .tokens import Right, TokenFile, TokenRecord
+from .uploads import upload_name
 
 log = logging.getLogger("citegraph.server")
 
@@ -327,9 +328,10 @@ def create_app(
             raise ApiError(422, "invalid_request", "title: applies to a single file")
         items: list[tuple[str, bytes, str | None]] = []
         for upload in file:
-            if not upload.filename:
+            name = upload_name(upload)
+            if not name:
                 raise ApiError(422, "invalid_request", "file: every part needs a file name")
-            items.append((upload.filename, await upload.read(), title))
+            items.append((name, await upload.read(), title))
         results = await guard.run(lambda: target.ingest_many(items))
         return s.IngestResponse(results=[_ingested(r) for r in results])
 

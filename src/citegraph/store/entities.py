@@ -57,6 +57,18 @@ MERGE (a)-[x:RELATES {type: r.type, source: r.source, citable: r.citable,
 SET x.weak = false, x.quote = r.quote, x.document_id = r.document_id,
     x.start_byte = r.start_byte, x.end_byte = r.end_byte
 """
+# An extraction cut short (the process died between two flushes) left some rows of its
+# documents; they are removed before the extraction runs again, so nothing is stored twice.
+FORGET_CHUNK_MENTIONS = """
+UNWIND $ids AS id
+MATCH (:Document {id: id})<-[:PART_OF]-(:Chunk)<-[m:MENTIONED_IN]-(:Entity)
+DELETE m
+"""
+FORGET_CO_MENTIONS = """
+MATCH (:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(:Entity)
+WHERE r.document_id IN $ids
+DELETE r
+"""
 DROP_ORPHAN_ENTITIES = """
 MATCH (e:Entity)
 WHERE e.asserted = false AND NOT (e)-[:MENTIONED_IN]->() AND NOT (e)-[:RELATES]-()
@@ -88,6 +100,11 @@ class EntityRepository:
 
     def remember_relations(self, rows: list[dict[str, Any]]) -> None:
         self._write(REMEMBER_RELATIONS, rows)
+
+    def forget_extraction(self, doc_ids: list[str]) -> None:
+        """Remove what an earlier, unfinished extraction of these documents stored."""
+        self.graph.query(FORGET_CHUNK_MENTIONS, {"ids": doc_ids})
+        self.graph.query(FORGET_CO_MENTIONS, {"ids": doc_ids})
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)
