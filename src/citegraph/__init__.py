@@ -25,6 +25,7 @@ from .errors import (
     RuntimeFailure,
     StoreError,
     StoreLoading,
+    StoreNotSaving,
     StoreUnavailable,
     UsageError,
 )
@@ -202,6 +203,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "StoreLoading",
+    "StoreNotSaving",
     "StoreUnavailable",
     "TextOrigin",
     "TraversalPolicy",

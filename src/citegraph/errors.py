@@ -65,6 +65,11 @@ class StoreError(RuntimeFailure):
     """The graph store answered with an error."""
 
 
+class StoreNotSaving(StoreError):
+    """The graph store holds writes it cannot save to disk (a full disk, say). What it holds
+    may not survive its next stop, so nothing is read from it or written to it until it can."""
+
+
 class IndexNotReady(RuntimeFailure):
     """An index is still being built; reading it now would look like 'no results'."""
 
@@ -83,6 +88,7 @@ __all__ = [
     "RuntimeFailure",
     "StoreError",
     "StoreLoading",
+    "StoreNotSaving",
     "StoreUnavailable",
     "UsageError",
 ]

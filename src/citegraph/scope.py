@@ -16,6 +16,8 @@ from .errors import (
     InvalidDocument,
     InvalidQuestion,
     InvalidScopeName,
+    StoreError,
+    StoreNotSaving,
     StoreUnavailable,
 )
 from .ingest import pipeline
@@ -94,6 +96,7 @@ class Scope:
         chunks' full-text index, which a large store rebuilds in the background after a
         start); abandoned staging is cleaned up."""
         needed = self._required_indexes if only is None else tuple(only)
+        self._check_saving()
         with self._ready_lock:
             # Prepared again after the store was restarted: it may hold staging to clean.
             if self._ready_generation != self.workspace.generation:
@@ -113,6 +116,25 @@ class Scope:
                 self._operational.update(pending)
             self._housekeep()
         return self._repo
+
+    def _check_saving(self, stored: Sequence[str] = ()) -> None:
+        """Refuse while the store holds writes it cannot save: what it would list or cite may
+        be gone after its next stop (an upload that failed on a full disk, say)."""
+        problem = self.workspace.store.unsaved_writes()
+        if problem is None:
+            return
+        if stored:
+            named = ", ".join(stored[:3]) + (f" and {len(stored) - 3} more" if stored[3:] else "")
+            raise StoreNotSaving(
+                f"{problem}. It took {named} but may not have saved them: they are "
+                "saved if it can write again before it stops, and lost if it cannot. Nothing "
+                "is listed or cited until it saves; free disk space, then check with "
+                "`citegraph docs`."
+            )
+        raise StoreNotSaving(
+            f"{problem}; nothing is listed, cited or stored until it saves what it holds "
+            "(free disk space; `citegraph health` says when it can write again)"
+        )
 
     def repair(self, force: bool = False) -> RepairReport:
         """Check this scope's graph and rebuild what can be: missing indexes, staging left by
@@ -218,13 +240,44 @@ class Scope:
     def store_parsed(
         self, group: Sequence[pipeline.ParsedDocument], progress: Progress | None = None
     ) -> list[IngestResult]:
-        """Store parsed documents with distinct names; they become visible together."""
+        """Store parsed documents with distinct names; they become visible together.
+
+        Success means the commit is saved. A store that took the commit but could not save it
+        (its append failed on a full disk) makes this raise `StoreNotSaving`. Extraction and
+        embedding come after: if the store refuses them, the documents are stored all the
+        same, with a warning, and the next ingest of the same files finishes them."""
         written: dict[str, list[Chunk]] = {}
         repo = self._prepare()
         self._forget_stats()
-        results = pipeline.store_many(
-            repo, group, self.workspace.settings.chunk_bytes, progress, written
+        try:
+            results = pipeline.store_many(
+                repo, group, self.workspace.settings.chunk_bytes, progress, written
+            )
+        except StoreError:
+            self._check_saving()  # a full disk, rather than a bare refusal of some write
+            raise
+        self._check_saving(
+            [r.document.name for r in results if r.status is not IngestStatus.UNCHANGED]
         )
+        try:
+            return self._after_commit(repo, results, written)
+        except StoreError as exc:
+            unfinished = (
+                f"stored, but its entities or embeddings are not ({exc}); ingest it again to "
+                "finish them"
+            )
+            return [
+                r if r.document.extracted else replace(r, warnings=(*r.warnings, unfinished))
+                for r in results
+            ]
+
+    def _after_commit(
+        self,
+        repo: DocumentRepository,
+        results: list[IngestResult],
+        written: dict[str, list[Chunk]],
+    ) -> list[IngestResult]:
+        """Extract, embed and wait for the indexes of documents just committed."""
         if self.workspace.extractor is not None:
             from .extract.run import extract_documents
 

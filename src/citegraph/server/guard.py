@@ -25,6 +25,7 @@ from ..errors import (
     InvalidQuestion,
     InvalidScopeName,
     StoreLoading,
+    StoreNotSaving,
     StoreUnavailable,
     UsageError,
 )
@@ -59,6 +60,7 @@ _STATUS: tuple[tuple[type[CitegraphError], int, str], ...] = (
     (ConfigError, 500, "config_error"),
     (StoreLoading, 503, "store_loading"),
     (StoreUnavailable, 503, "store_unavailable"),
+    (StoreNotSaving, 503, "store_not_saving"),
     (IndexNotReady, 503, "index_not_ready"),
     (EmbeddingModelMissing, 503, "embedding_model_missing"),
     (ChatModelError, 502, "chat_model_error"),

@@ -36,6 +36,10 @@ class GraphStore(Protocol):
 
     def ping(self, timeout_s: float | None = None) -> None: ...
 
+    def unsaved_writes(self) -> str | None:
+        """Why the store holds writes it could not save to disk; None when it saves them."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -147,6 +151,20 @@ class FalkorStore:
                 self._prober(timeout_s).ping()
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "a health check") from exc
+
+    def unsaved_writes(self) -> str | None:
+        # FalkorDB keeps a write whose append to its file failed (a full disk) in memory, and
+        # refuses further writes until the append succeeds; it says so in INFO persistence.
+        try:
+            info = self._db.connection.info("persistence")
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a persistence check") from exc
+        if info.get("aof_enabled") and info.get("aof_last_write_status") == "err":
+            return (
+                f"the graph store at {self.where} cannot write to its append-only file "
+                "(a full disk, or a file it may not write)"
+            )
+        return None
 
     def _prober(self, timeout_s: float) -> redis.Redis:
         if self._probe is None:
