@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 
 import citegraph
-from citegraph.server import TokenFile
+from citegraph.surfaces.http import TokenFile
 
 import squad
 

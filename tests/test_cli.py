@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from citegraph.cli import app
+from citegraph.surfaces.cli.main import app
 
 from conftest import dataset
 

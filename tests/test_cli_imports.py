@@ -21,7 +21,7 @@ def _report():
     print("MODULES", " ".join(sorted({m.split(".")[0] for m in sys.modules})))
 atexit.register(_report)
 sys.argv = ["citegraph", *sys.argv[1:]]
-from citegraph.cli import main
+from citegraph.surfaces.cli.main import main
 main()
 """
 

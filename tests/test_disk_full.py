@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 import citegraph
 from citegraph import StoreNotSaving
-from citegraph.server import TokenFile, create_app
+from citegraph.surfaces.http import TokenFile, create_app
 
 from helpers import falkordb_on_port, free_port
 

@@ -37,7 +37,7 @@ def test_the_mcp_client_config_in_the_agent_docs_is_a_real_command() -> None:
 
     from typer.testing import CliRunner
 
-    from citegraph.cli import app
+    from citegraph.surfaces.cli.main import app
 
     text = (ROOT / "docs" / "agents.md").read_text()
     [block] = re.findall(r"```json\n(.*?)```", text, flags=re.S)
@@ -49,10 +49,10 @@ def test_the_mcp_client_config_in_the_agent_docs_is_a_real_command() -> None:
 
 
 def test_every_error_code_the_service_sends_is_in_the_agent_docs() -> None:
-    from citegraph.server import guard
+    from citegraph.surfaces.http import guard
 
     sources = "".join(
-        (ROOT / "src" / "citegraph" / "server" / name).read_text()
+        (ROOT / "src" / "citegraph" / "surfaces" / "http" / name).read_text()
         for name in ("guard.py", "app.py")
     )
     # Codes given with a status (ApiError(401, "unauthorized", ...)) or in a status map.
@@ -62,3 +62,16 @@ def test_every_error_code_the_service_sends_is_in_the_agent_docs() -> None:
     assert {"unauthorized", "forbidden", "payload_too_large", "timeout", "not_found"} <= sent
     documented = (ROOT / "docs" / "agents.md").read_text()
     assert sorted(c for c in sent if f"`{c}`" not in documented) == []
+
+
+def test_the_layout_in_the_architecture_doc_is_the_package() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    block = text.split("## Layout", 1)[1].split("```", 2)[1]
+    package = ROOT / "src" / "citegraph"
+    named = re.findall(r"^  ([a-z_]+(?:\.py|/))", block, flags=re.M)
+    assert len(named) >= 15
+    assert [n for n in named if not (package / n.rstrip("/")).exists()] == []
+    # Every module and package of the top level is on the map.
+    present = {p.name + ("/" if p.is_dir() else "") for p in package.iterdir()}
+    present = {p for p in present if p.endswith((".py", "/")) and not p.startswith("__pyc")}
+    assert sorted(present - set(named) - {"py.typed"}) == []

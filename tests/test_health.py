@@ -10,7 +10,7 @@ from pathlib import Path
 
 from citegraph import GraphState, StoreError, StoreLoading, StoreUnavailable, Workspace
 from citegraph.config import load_settings
-from citegraph.health import probe
+from citegraph.store.health import probe
 
 
 def _raise(exc: Exception):  # type: ignore[no-untyped-def]

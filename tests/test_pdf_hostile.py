@@ -64,7 +64,7 @@ def test_a_cyclic_page_tree_is_an_invalid_document() -> None:
 def test_the_api_answers_422_not_500(workspace: Workspace, tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from citegraph.server import TokenFile, create_app
+    from citegraph.surfaces.http import TokenFile, create_app
 
     tokens = TokenFile(tmp_path / "tokens.json")
     token = tokens.create(["pdfs"], "read,write")

@@ -12,14 +12,9 @@ def test_all_lists_exactly_the_public_names() -> None:
         "scope",
         "ingest",
         "store",
-        "cli",
-        "cli_answers",
-        "cli_service",
-        "cli_store",
-        "health",
-        "server",
-        "mcp_server",
-        "demo",
+        "service",
+        "limits",
+        "surfaces",
         "text",
         "extract",
         "retrieve",
@@ -32,12 +27,12 @@ def test_all_lists_exactly_the_public_names() -> None:
         assert hasattr(citegraph, name)
 
 
-def test_the_server_package_exports_what_it_lists() -> None:
-    import citegraph.server
+def test_the_http_package_exports_what_it_lists() -> None:
+    import citegraph.surfaces.http as http
 
-    public = {n for n in dir(citegraph.server) if not n.startswith("_")}
-    modules = {"app", "guard", "schemas", "tokens", "uploads"}
-    assert set(citegraph.server.__all__) == public - modules
+    public = {n for n in dir(http) if not n.startswith("_")}
+    modules = {"app", "guard", "schemas", "uploads"}
+    assert set(http.__all__) == public - modules
 
 
 def test_one_exception_tree() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from citegraph import ChatModelError, Message, ScriptedChat, Workspace
-from citegraph.server import TokenFile, create_app
+from citegraph.surfaces.http import TokenFile, create_app
 
 TEXT = "The harbour wall was rebuilt in 1884 after the great storm of 1881."
 _n = itertools.count()

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from citegraph import Workspace
-from citegraph.server import TokenFile, create_app
+from citegraph.surfaces.http import TokenFile, create_app
 
 _n = itertools.count()
 SECRET = "Zanzibar ledger reconciles the quarterly fjord tariffs."

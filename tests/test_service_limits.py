@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from citegraph import Workspace
-from citegraph.server import Right, TokenFile, create_app
+from citegraph.surfaces.http import Right, TokenFile, create_app
 
 _n = itertools.count()
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from citegraph import UsageError
-from citegraph.server import TokenFile
+from citegraph.surfaces.http import TokenFile
 
 from helpers import ROOT
 
 CREATE_MANY = """
 import sys
 from pathlib import Path
-from citegraph.server.tokens import TokenFile
+from citegraph.service.tokens import TokenFile
 tokens = TokenFile(Path(sys.argv[1]))
 for _ in range(25):
     tokens.create(["s"], "read")

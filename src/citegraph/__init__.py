@@ -50,8 +50,8 @@ _LAZY: dict[str, str] = {
     "Extractor": ".extract.offline",
     "Facts": ".extract.remember",
     "FoldedText": ".text.fold",
-    "GraphHealth": ".health",
-    "GraphState": ".health",
+    "GraphHealth": ".store.health",
+    "GraphState": ".store.health",
     "Grounding": ".types",
     "HashingEmbedder": ".models.embeddings",
     "IngestResult": ".types",
@@ -99,7 +99,6 @@ if _typing.TYPE_CHECKING:
     from .config import Settings, load_settings
     from .extract.offline import Candidate, Extractor, OfflineExtractor
     from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
-    from .health import GraphHealth, GraphState
     from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
     from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
     from .models.openai_chat import OpenAIChat
@@ -111,6 +110,7 @@ if _typing.TYPE_CHECKING:
         Verdict,
         VerdictState,
     )
+    from .store.health import GraphHealth, GraphState
     from .text.citations import cite
     from .text.fold import FoldedText
     from .text.quotes import NotFoundReason, QuoteMatch, QuoteNotFound, locate, locate_in

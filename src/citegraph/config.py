@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .errors import ConfigError
+from .limits import DEFAULT_MAX_QUESTION_CHARS
 
 DEFAULT_CHUNK_BYTES = 2000
 MIN_CHUNK_BYTES = 64
@@ -37,7 +38,7 @@ class Settings:
     # The HTTP service (citegraph serve).
     tokens_file: Path | None = None  # None: <home>/tokens.json
     max_body_bytes: int = 10 * 1024 * 1024
-    max_question_chars: int = 2000
+    max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS
     request_timeout_s: float = 60.0
 
     @property
@@ -134,7 +135,7 @@ def load_settings(
             env, "CITEGRAPH_MAX_BODY_BYTES", 10 * 1024 * 1024, int, "a whole number"
         ),
         max_question_chars=_number(
-            env, "CITEGRAPH_MAX_QUESTION_CHARS", 2000, int, "a whole number"
+            env, "CITEGRAPH_MAX_QUESTION_CHARS", DEFAULT_MAX_QUESTION_CHARS, int, "a whole number"
         ),
         request_timeout_s=_number(env, "CITEGRAPH_REQUEST_TIMEOUT", 60.0, float, "a number"),
     )

@@ -17,6 +17,10 @@ class UsageError(CitegraphError):
     """The request cannot be carried out as asked; fixing the input fixes it."""
 
 
+class InvalidRequest(UsageError):
+    """A request field out of its bounds (limits.py); the message starts with the field."""
+
+
 class InvalidScopeName(UsageError):
     """A scope name outside the documented safe alphabet."""
 
@@ -84,6 +88,7 @@ __all__ = [
     "InputNotFound",
     "InvalidDocument",
     "InvalidQuestion",
+    "InvalidRequest",
     "InvalidScopeName",
     "RuntimeFailure",
     "StoreError",

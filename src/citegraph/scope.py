@@ -24,6 +24,13 @@ from .ingest import pipeline
 from .ingest.mapped import read_file
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import TEXT_TYPES, SourceFile, expand, media_type_for
+from .limits import (
+    ANSWER_LIMIT_FACTOR,
+    DEFAULT_HOPS,
+    DEFAULT_K,
+    MAX_SCOPE_NAME,
+    SCOPE_NAME_PATTERN,
+)
 from .models.chat import ChatModel
 from .retrieve.evidence import Evidence, TraversalPolicy
 from .store.documents import DocumentRepository
@@ -50,7 +57,7 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 log = logging.getLogger("citegraph")
-SCOPE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SCOPE_NAME = re.compile(SCOPE_NAME_PATTERN)
 GRAPH_PREFIX = "citegraph:"
 ANY_NODE = "MATCH (n) RETURN 1 LIMIT 1"
 # How long after a failed cleanup of abandoned staging it is tried again.
@@ -60,10 +67,10 @@ STATS_TTL_S = 10.0
 
 
 def validate_scope_name(name: str) -> str:
-    if not isinstance(name, str) or not SCOPE_NAME.fullmatch(name):
+    if not isinstance(name, str) or not SCOPE_NAME.fullmatch(name) or len(name) > MAX_SCOPE_NAME:
         raise InvalidScopeName(
-            f"invalid scope name {name!r}: use 1 to 64 characters from A-Z a-z 0-9 _ -, "
-            "starting with a letter or digit"
+            f"invalid scope name {name!r}: use 1 to {MAX_SCOPE_NAME} characters from "
+            "A-Z a-z 0-9 _ -, starting with a letter or digit"
         )
     return name
 
@@ -363,8 +370,8 @@ class Scope:
         question: str,
         history: Sequence[Turn] | None = None,
         *,
-        k: int = 8,
-        hops: int = 2,
+        k: int = DEFAULT_K,
+        hops: int = DEFAULT_HOPS,
         model: ChatModel | None = None,
     ) -> Answer:
         """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
@@ -374,11 +381,13 @@ class Scope:
         from .answer.followup import rewrite
         from .retrieve.context import check_question
 
-        check_question(question, k, hops)  # before a rewrite could hide what was asked
+        limit = self.workspace.settings.max_question_chars
+        check_question(question, k, hops, limit)  # before a rewrite could hide what was asked
         rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
         asked = rewritten.question if rewritten is not None else question
         started = time.perf_counter()
-        evidence = self.context(asked, k=k, hops=hops)
+        # A question rewritten to stand alone carries words of earlier turns: a looser limit.
+        evidence = self._gather(asked, k, hops, None, None, limit * ANSWER_LIMIT_FACTOR)
         elapsed = (time.perf_counter() - started) * 1000
         return answer_from(asked, evidence, model, elapsed, rewritten, reply)
 
@@ -386,16 +395,14 @@ class Scope:
         self,
         question: str,
         *,
-        k: int = 8,
-        hops: int = 2,
+        k: int = DEFAULT_K,
+        hops: int = DEFAULT_HOPS,
         budget_bytes: int | None = None,
         policy: TraversalPolicy | None = None,
         **unexpected: object,
     ) -> Evidence:
         """Cited evidence for a standalone question, with a verdict (docs/retrieval.md).
         `budget_bytes` defaults to DEFAULT_BUDGET_BYTES of retrieve/context.py."""
-        from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
-
         if "history" in unexpected:
             raise InvalidQuestion(
                 "context takes standalone questions only; rewrite a follow-up first "
@@ -403,6 +410,20 @@ class Scope:
             )
         if unexpected:
             raise TypeError(f"unexpected arguments: {', '.join(unexpected)}")
+        limit = self.workspace.settings.max_question_chars
+        return self._gather(question, k, hops, budget_bytes, policy, limit)
+
+    def _gather(
+        self,
+        question: str,
+        k: int,
+        hops: int,
+        budget_bytes: int | None,
+        policy: TraversalPolicy | None,
+        max_question_chars: int,
+    ) -> Evidence:
+        from .retrieve.context import DEFAULT_BUDGET_BYTES, gather
+
         self._prepare()
         return gather(
             self.graph,
@@ -410,6 +431,7 @@ class Scope:
             k=k,
             hops=hops,
             budget_bytes=DEFAULT_BUDGET_BYTES if budget_bytes is None else budget_bytes,
+            max_question_chars=max_question_chars,
             policy=policy,
             stats=self._current_stats(),
             embedder=self.workspace.embedder,

@@ -9,6 +9,13 @@ from typing import Any
 
 from ..errors import IndexNotReady, InvalidQuestion
 from ..extract.mentions import normalise_name
+from ..limits import (
+    DEFAULT_HOPS,
+    DEFAULT_K,
+    DEFAULT_MAX_QUESTION_CHARS,
+    MAX_HOPS,
+    MAX_K,
+)
 from ..models.embeddings import Embedder
 from ..store.graph import GraphHandle
 from ..store.schema import INDEXES, VECTOR_INDEX, index_states
@@ -18,10 +25,8 @@ from . import seeds as seeding
 from .evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
 from .meaning import NEAREST
-from .walk import MAX_HOPS, walk
+from .walk import walk
 
-MAX_QUESTION_CHARS = 4000
-MAX_K = 50
 DEFAULT_BUDGET_BYTES = 16_000
 RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank) over the lists
 WEIGHTS = {"keyword": 1.0, "name": 1.0, "type": 1.0, "graph": 1.0}
@@ -84,7 +89,9 @@ class _Row:
 FORBIDDEN_IN_QUESTION = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 
 
-def check_question(question: str, k: int, hops: int) -> None:
+def check_question(
+    question: str, k: int, hops: int, max_chars: int = DEFAULT_MAX_QUESTION_CHARS
+) -> None:
     if not isinstance(question, str) or not question.strip():
         raise InvalidQuestion("the question is empty")
     forbidden = FORBIDDEN_IN_QUESTION.search(question)
@@ -94,10 +101,10 @@ def check_question(question: str, k: int, hops: int) -> None:
             f"{forbidden.start()}: control characters (NUL among them) and lone surrogates "
             "are refused"
         )
-    if len(question) > MAX_QUESTION_CHARS:
+    if len(question) > max_chars:
         raise InvalidQuestion(
             f"the question is {len(question):,} characters long; the limit is "
-            f"{MAX_QUESTION_CHARS:,}"
+            f"{max_chars:,} (CITEGRAPH_MAX_QUESTION_CHARS)"
         )
     if not 1 <= k <= MAX_K:
         raise InvalidQuestion(f"k must be between 1 and {MAX_K}, got {k}")
@@ -119,16 +126,17 @@ def gather(
     graph: GraphHandle,
     question: str,
     *,
-    k: int = 8,
-    hops: int = 2,
+    k: int = DEFAULT_K,
+    hops: int = DEFAULT_HOPS,
     budget_bytes: int = DEFAULT_BUDGET_BYTES,
+    max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS,
     policy: TraversalPolicy | None = None,
     stats: TermStats | None = None,
     embedder: Embedder | None = None,
 ) -> Evidence:
     """Evidence for a standalone question (see docs/retrieval.md). `stats` caches the
     scope's word statistics between calls."""
-    check_question(question, k, hops)
+    check_question(question, k, hops, max_question_chars)
     policy = policy or TraversalPolicy()
     words = content_words(question)
     if not words:

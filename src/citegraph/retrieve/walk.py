@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from ..store.graph import GraphHandle
 from .evidence import TraversalPolicy
 
-MAX_HOPS = 3
-
 # Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
 # thousands of links costs no more than the cap; a walk that hits it reports "fanout".
 NEIGHBOURS = """

@@ -188,7 +188,7 @@ class EmbeddedServer:
             info = self._read_info()
             if info is not None and pid_alive(info.pid, info.start):
                 if linger and self.linger_s > 0:
-                    from .keeper import ensure_keeper
+                    from .processes import ensure_keeper
 
                     ensure_keeper(self)
                     return False

@@ -11,42 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from .embedded import EmbeddedServer
 from .processes import locked, pid_alive, process_start
-
-# Keepers started by this process, kept so that they can be reaped.
-_keepers: list[subprocess.Popen[bytes]] = []
-
-
-def ensure_keeper(server: EmbeddedServer) -> None:
-    """Under the run lock: make sure one keeper watches the idle server of `server.home`."""
-    if server.keeper_pid() is not None:
-        return
-    _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
-    command = [
-        sys.executable,
-        "-m",
-        "citegraph.store.keeper",
-        str(server.home),
-        repr(server.linger_s),
-    ]
-    with open(server.home / "logs" / "keeper.log", "ab") as log:
-        keeper = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            start_new_session=True,
-        )
-    _keepers.append(keeper)
-    (server.run_dir / "keeper.json").write_text(
-        json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)})
-    )
 
 
 def _still_me(path: Path) -> bool:

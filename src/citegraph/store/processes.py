@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .embedded import EmbeddedServer
 
 
 def process_start(pid: int) -> str | None:
@@ -60,3 +67,34 @@ def try_lock(path: Path) -> int | None:
         os.close(fd)
         raise
     return fd
+
+
+# Keepers started by this process, kept so that they can be reaped.
+_keepers: list[subprocess.Popen[bytes]] = []
+
+
+def ensure_keeper(server: EmbeddedServer) -> None:
+    """Under the run lock: make sure one keeper (store/keeper.py) watches the idle server of
+    `server.home`."""
+    if server.keeper_pid() is not None:
+        return
+    _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
+    command = [
+        sys.executable,
+        "-m",
+        "citegraph.store.keeper",
+        str(server.home),
+        repr(server.linger_s),
+    ]
+    with open(server.home / "logs" / "keeper.log", "ab") as log:
+        keeper = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
+    _keepers.append(keeper)
+    (server.run_dir / "keeper.json").write_text(
+        json.dumps({"pid": keeper.pid, "start": process_start(keeper.pid)})
+    )

@@ -9,25 +9,25 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .cli import (
+from ...errors import CitegraphError, UsageError
+from .common import (
     HomeOpt,
     JsonOpt,
     ScopeOpt,
     UrlOpt,
-    _fail,
-    _pages,
-    _print_json,
-    _workspace,
     app,
     err,
     escape,
+    fail,
+    open_workspace,
     out,
+    page_label,
+    print_json,
 )
-from .errors import CitegraphError, UsageError
 
 if TYPE_CHECKING:
-    from .answer.followup import Turn
-    from .answer.types import Answer
+    from ...answer.followup import Turn
+    from ...answer.types import Answer
 
 
 def _print_answer(answer: Answer) -> None:
@@ -37,7 +37,7 @@ def _print_answer(answer: Answer) -> None:
         )
         for claim in answer.claims:
             for c in claim.citations:
-                pages = _pages(c.page, c.end_page)
+                pages = page_label(c.page, c.end_page)
                 out.print(
                     f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
                     f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"
@@ -73,19 +73,19 @@ def ask(
     Without a chat model (the default here), the offline extractive answerer quotes the best
     evidence sentences; every quote is verified the same way a model's would be. A refusal
     exits with code 4."""
-    from .audit.export import to_json
+    from ...audit.export import to_json
 
-    with _workspace(home, url) as ws:
+    with open_workspace(home, url) as ws:
         chat = None
         if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
-            from .models.openai_chat import OpenAIChat
+            from ...models.openai_chat import OpenAIChat
 
             chat = OpenAIChat(model)
         answer = ws.scope(scope).ask(question, k=k, model=chat)
     if export is not None:
         export.write_text(to_json(answer), encoding="utf-8")
     if as_json:
-        _print_json(to_json(answer))  # the same document as --export
+        print_json(to_json(answer))  # the same document as --export
     else:
         _print_answer(answer)
     if answer.disposition.value != "answered":
@@ -103,10 +103,10 @@ def chat(
     conversation. An empty line, 'exit' or Ctrl-D ends it."""
     with contextlib.suppress(ImportError):  # line editing for input(); not on every platform
         import readline  # noqa: F401
-    from .answer.followup import Turn
+    from ...answer.followup import Turn
 
     history: list[Turn] = []
-    with _workspace(home, url) as ws:
+    with open_workspace(home, url) as ws:
         target = ws.scope(scope)
         while True:
             try:
@@ -148,24 +148,24 @@ def check_command(
     says so: an export whose item and quote were edited together passes it. With --scope it
     also compares every cited item and citation with the stored bytes, document names,
     origins and pages. Exit 1 and list the problems otherwise."""
-    from .audit.export import check, from_json
+    from ...audit.export import check, from_json
 
     try:
         answer = from_json(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"{path}: cannot read: {exc.strerror}", 1)
+        fail(f"{path}: cannot read: {exc.strerror}", 1)
     except CitegraphError as exc:
-        _fail(f"{path}: {exc}", 1)
+        fail(f"{path}: {exc}", 1)
     problems = check(answer)
     against = "the export's own evidence only, not the stored bytes (give --scope for that)"
     if scope is not None and not problems:
-        from .audit.store_check import check_against_store
+        from ...audit.store_check import check_against_store
 
-        with _workspace(home, url) as ws:
+        with open_workspace(home, url) as ws:
             try:
                 problems = check_against_store(answer, ws.scope(scope))
             except CitegraphError as exc:
-                _fail(str(exc), 1)
+                fail(str(exc), 1)
         against = f"the stored bytes of scope {scope}"
     for problem in problems:
         err.print(f"[bold red]problem:[/] {escape(problem)}")

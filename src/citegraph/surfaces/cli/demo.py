@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Annotated
 
+import typer
 from rich.console import Console
-from rich.table import Table
 
-from . import workspace
+from ...errors import CitegraphError, RuntimeFailure
+from .common import app, fail, out
 
 SAMPLE_SCOPE = "sample"
 DEMO_CHUNK_BYTES = 300
@@ -24,6 +26,10 @@ def sample_dir() -> Path:
 
 
 def run(home: Path, console: Console | None = None) -> None:
+    from rich.table import Table
+
+    from ... import workspace
+
     console = console or Console()
     # A small chunk budget, so that the short sample files show how chunks tile a document.
     with workspace.open(home, chunk_bytes=DEMO_CHUNK_BYTES) as ws:
@@ -74,3 +80,18 @@ def run(home: Path, console: Console | None = None) -> None:
                 reason = answer.reason.value if answer.reason else "refused"
                 console.print(f"  refused ({reason}): {answer.detail}")
         console.print("\nMore: `citegraph --help`.")
+
+
+@app.command()
+def demo(
+    home: Annotated[Path, typer.Option("--home", help="Where to keep the demo store.")] = Path(
+        ".citegraph-demo"
+    ),
+) -> None:
+    """Ingest the bundled sample corpus into an embedded store and show what was stored."""
+    try:
+        run(home, out)
+    except RuntimeFailure as exc:
+        fail(str(exc), 3)
+    except CitegraphError as exc:
+        fail(str(exc), 1)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import StoreError, StoreLoading, StoreUnavailable
+from ..errors import StoreError, StoreLoading, StoreUnavailable
 
 # A store that takes longer than this to answer a PING is called degraded, not ok; one that
 # gives no answer in PING_TIMEOUT_S is down.

@@ -1,6 +1,6 @@
 """The HTTP service (`citegraph serve`): FastAPI routes over the workspace, bearer tokens."""
 
+from ...service.tokens import Right, TokenFile, TokenRecord
 from .app import create_app
-from .tokens import Right, TokenFile, TokenRecord
 
 __all__ = ["Right", "TokenFile", "TokenRecord", "create_app"]

@@ -12,17 +12,16 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
-from .. import __version__
-from ..answer.followup import Turn
-from ..audit.export import check, from_document, to_document
-from ..audit.store_check import check_against_store
-from ..extract.remember import EntityFact, Facts, Passage, RelationFact
-from ..models.chat import ChatModel
-from ..retrieve.evidence import Evidence, EvidenceItem
-from ..scope import OpenScopes, Scope
-from ..types import Document, IngestResult, page_range
-from ..workspace import Workspace
-from . import schemas as s
+from ... import __version__
+from ...answer.followup import Turn
+from ...audit.export import to_document
+from ...limits import MAX_NAME, MAX_SCOPE_NAME, check_history, within_limit
+from ...models.chat import ChatModel
+from ...scope import OpenScopes, Scope
+from ...service import shapes as s
+from ...service.checking import check_answer
+from ...service.tokens import Right, TokenFile, TokenRecord
+from ...workspace import Workspace
 from .guard import (
     ApiError,
     BodyLimit,
@@ -31,10 +30,9 @@ from .guard import (
     error_response,
     install_error_handlers,
 )
-from .tokens import Right, TokenFile, TokenRecord
 from .uploads import upload_name
 
-log = logging.getLogger("citegraph.server")
+log = logging.getLogger("citegraph.http")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody, "description": what}
@@ -60,113 +58,15 @@ Send `Authorization: Bearer <token>` (create one with `citegraph token create`).
 """
 
 
-def _document(doc: Document) -> s.DocumentOut:
-    return s.DocumentOut(
-        id=doc.id,
-        name=doc.name,
-        media_type=doc.media_type,
-        size_bytes=doc.size_bytes,
-        sha256=doc.sha256,
-        chunk_count=doc.chunk_count,
-        ingested_at=doc.ingested_at,
-        page_count=doc.page_count,
-        title=doc.title,
-        origin=s.TextOriginOut(**asdict(doc.origin)) if doc.origin else None,
-    )
-
-
-def citation_label(item: EvidenceItem) -> str:
-    where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
-    pages = page_range(item.page, item.end_page)
-    if pages:
-        where += f", page {pages}"
-    return where
-
-
-def _item(item: EvidenceItem) -> s.ItemOut:
-    origin = item.text_origin
-    return s.ItemOut(
-        id=item.id,
-        citation=citation_label(item),
-        document_id=item.document_id,
-        document_name=item.document_name,
-        chunk_id=item.chunk_id,
-        start_byte=item.start_byte,
-        end_byte=item.end_byte,
-        page=item.page,
-        end_page=item.end_page,
-        text_origin=s.TextOriginOut(**asdict(origin)) if origin else None,
-        text=item.text,
-        score=item.score,
-        retrievers=list(item.retrievers),
-        citable=item.citable,
-    )
-
-
-def context_response(evidence: Evidence) -> s.ContextResponse:
-    verdict = evidence.verdict
-    return s.ContextResponse(
-        query=evidence.question,
-        grounding=s.GroundingOut(
-            state=verdict.state.value,
-            uncovered=list(verdict.uncovered),
-            matched_names=list(verdict.matched_names),
-            stage=verdict.stage,
-            detail=verdict.detail,
-        ),
-        items=[_item(i) for i in evidence.items],
-        context=[_item(i) for i in evidence.context],
-        content_words=list(evidence.content_words),
-        skipped=list(evidence.skipped),
-        limits_reached=list(evidence.limits_reached),
-        omitted_items=evidence.omitted_items,
-    )
-
-
-def _ingested(result: IngestResult) -> s.IngestedOut:
-    return s.IngestedOut(
-        status=result.status.value,
-        document=_document(result.document),
-        warnings=list(result.warnings),
-    )
-
-
-def check_answer(document: dict[str, Any], target: Scope | None) -> s.CheckResponse:
-    """The offline check of an exported answer; with a scope, each quote is also compared
-    with the bytes stored there at its span."""
-    answer = from_document(document)
-    if len(answer.citations) > s.MAX_CHECK_CITATIONS:
-        raise ApiError(
-            422,
-            "invalid_request",
-            f"answer: {len(answer.citations):,} citations; a check takes at most "
-            f"{s.MAX_CHECK_CITATIONS:,}",
-        )
-    for item in (*answer.evidence.items, *answer.evidence.context):
-        if len(item.text.encode("utf-8")) > s.MAX_CHECK_ITEM_BYTES:
-            raise ApiError(
-                422,
-                "invalid_request",
-                f"answer: evidence item {item.id} is over {s.MAX_CHECK_ITEM_BYTES:,} bytes",
-            )
-    problems = check(answer)
-    if target is not None and not problems:
-        problems = check_against_store(answer, target)
-    return s.CheckResponse(
-        valid=not problems,
-        disposition=answer.disposition.value,
-        citations=len(answer.citations),
-        problems=problems,
-        checked_against_store=target is not None,
-    )
-
-
 def _authenticated(request: Request) -> TokenRecord:
     record: TokenRecord | None = getattr(request.state, "token", None)
     if record is None:  # RequireToken runs first for every /v1/ route; this is a safety net
         raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>")
     return record
 
+
+ScopeQuery = Annotated[str, Query(min_length=1, max_length=MAX_SCOPE_NAME)]
+ScopeForm = Annotated[str, Form(min_length=1, max_length=MAX_SCOPE_NAME)]
 
 # Checked by RequireToken before the body is read, then handed to the route.
 Token = Annotated[TokenRecord, Depends(_authenticated)]
@@ -190,27 +90,9 @@ class Service:
         return within_limit(field, text, self.max_question_chars)
 
     def history(self, turns: list[s.TurnIn]) -> list[Turn]:
-        return checked_history([(t.question, t.answer) for t in turns], self.max_question_chars)
-
-
-def within_limit(field: str, text: str, limit: int) -> str:
-    if len(text) > limit:
-        raise ApiError(
-            422, "invalid_request", f"{field}: {len(text):,} characters; the limit is {limit:,}"
-        )
-    return text
-
-
-# An earlier answer may be longer than a question: a few quoted sentences.
-ANSWER_LIMIT_FACTOR = 4
-
-
-def checked_history(turns: list[tuple[str, str]], limit: int) -> list[Turn]:
-    """Earlier turns, each within the limits: they go to the chat model with the question."""
-    for n, (question, answer) in enumerate(turns):
-        within_limit(f"history.{n}.question", question, limit)
-        within_limit(f"history.{n}.answer", answer, limit * ANSWER_LIMIT_FACTOR)
-    return [Turn(q, a) for q, a in turns]
+        pairs = [(t.question, t.answer) for t in turns]
+        check_history(pairs, self.max_question_chars)
+        return [Turn(q, a) for q, a in pairs]
 
 
 def create_app(
@@ -271,20 +153,10 @@ def create_app(
         """Store facts you already know. Each mention is located in its passage before it is
         kept; what cannot be located comes back in `unlocated` and is not stored."""
         target = service.scope(token, body.scope, Right.WRITE)
-        facts = Facts(
-            tuple(EntityFact(e.name, e.type) for e in body.facts.entities),
-            tuple(RelationFact(r.source, r.target, r.type) for r in body.facts.relations),
-        )
-        passages = [Passage(p.text, tuple(p.mentions)) for p in body.passages]
+        facts = s.facts_from(body.facts.entities, body.facts.relations)
+        passages = s.passages_from(body.passages)
         result = await guard.run(lambda: target.remember(body.source, facts, passages))
-        return s.RememberResponse(
-            documents=[d.id for d in result.documents],
-            entities=result.entities,
-            mentions_located=result.mentions_located,
-            relations_grounded=result.relations_grounded,
-            relations_asserted=[s.RelationOut(**asdict(r)) for r in result.relations_asserted],
-            unlocated=list(result.unlocated),
-        )
+        return s.remember_shape(result)
 
     @app.post("/v1/memory/context", response_model=s.ContextResponse, tags=["memory"])
     async def memory_context(token: Token, body: s.ContextRequest) -> s.ContextResponse:
@@ -292,7 +164,7 @@ def create_app(
         target = service.scope(token, body.scope, Right.READ)
         query = service.question("query", body.query)
         evidence = await guard.run(lambda: target.context(query, k=body.k, hops=body.hops))
-        return context_response(evidence)
+        return s.context_shape(evidence)
 
     @app.post("/v1/answers", response_model=s.AnswerResponse, tags=["answers"])
     async def answers(token: Token, body: s.AnswerRequest) -> s.AnswerResponse:
@@ -317,9 +189,9 @@ def create_app(
     @app.post("/v1/documents", response_model=s.IngestResponse, tags=["documents"])
     async def upload(
         token: Token,
-        scope: Annotated[str, Form(min_length=1, max_length=64)],
+        scope: ScopeForm,
         file: Annotated[list[UploadFile], File(description="One or more documents.")],
-        title: Annotated[str | None, Form(max_length=s.MAX_NAME)] = None,
+        title: Annotated[str | None, Form(max_length=MAX_NAME)] = None,
     ) -> s.IngestResponse:
         """Upload and ingest documents (multipart). Each is checked in full before any of it
         is stored; a bad one is refused (422) with nothing of it stored."""
@@ -333,28 +205,24 @@ def create_app(
                 raise ApiError(422, "invalid_request", "file: every part needs a file name")
             items.append((name, await upload.read(), title))
         results = await guard.run(lambda: target.ingest_many(items))
-        return s.IngestResponse(results=[_ingested(r) for r in results])
+        return s.IngestResponse(results=[s.ingested_shape(r) for r in results])
 
     @app.get("/v1/documents", response_model=s.DocumentsResponse, tags=["documents"])
-    async def documents(
-        token: Token, scope: Annotated[str, Query(min_length=1, max_length=64)]
-    ) -> s.DocumentsResponse:
+    async def documents(token: Token, scope: ScopeQuery) -> s.DocumentsResponse:
         """The documents stored in a scope."""
         target = service.scope(token, scope, Right.READ)
         stored = await guard.run(target.documents)
-        return s.DocumentsResponse(documents=[_document(d) for d in stored])
+        return s.DocumentsResponse(documents=[s.document_shape(d) for d in stored])
 
     # `:path`: a name may hold "/" (every file ingested from a folder does), sent URL-encoded.
     @app.delete(
         "/v1/documents/{document:path}", response_model=s.DeletedResponse, tags=["documents"]
     )
-    async def delete(
-        token: Token, document: str, scope: Annotated[str, Query(min_length=1, max_length=64)]
-    ) -> s.DeletedResponse:
+    async def delete(token: Token, document: str, scope: ScopeQuery) -> s.DeletedResponse:
         """Delete a document (by id or name) and everything that hangs off it."""
         target = service.scope(token, scope, Right.WRITE)
         removed = await guard.run(lambda: target.delete_document(document))
-        return s.DeletedResponse(deleted=_document(removed))
+        return s.DeletedResponse(deleted=s.document_shape(removed))
 
     @app.api_route("/", methods=["GET"], include_in_schema=False)
     async def root() -> JSONResponse:

@@ -8,21 +8,21 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli import (
+from ...config import load_settings
+from ...errors import CitegraphError, RuntimeFailure
+from .common import (
     HomeOpt,
     JsonOpt,
     ScopeOpt,
     UrlOpt,
-    _fail,
-    _print_json,
-    _workspace,
     app,
     err,
     escape,
+    fail,
+    open_workspace,
     out,
+    print_json,
 )
-from .config import load_settings
-from .errors import CitegraphError, RuntimeFailure
 
 _MB = 1024 * 1024
 
@@ -38,9 +38,9 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
     Shows the graph store's state, the embedded store's stored bytes, its append-only tail
     (replayed at the next start) and last compaction, and scopes that cannot be read or whose
     housekeeping failed (`citegraph repair`). Exit code 3 when the store is down."""
-    from .store.aof import format_age
+    from ...store.aof import format_age
 
-    with _workspace(home, url) as ws:
+    with open_workspace(home, url) as ws:
         found = ws.health()
         scope_errors = []
         if found.state.value != "down":
@@ -66,7 +66,7 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             "housekeeping": list(found.housekeeping),
             "scope_errors": scope_errors,
         }
-        _print_json(json.dumps(body))
+        print_json(json.dumps(body))
     else:
         ping = f", {found.ping_ms:.1f} ms" if found.ping_ms is not None else ""
         out.print(f"graph: {found.state.value} ({escape(found.detail)}{ping})")
@@ -100,7 +100,7 @@ def stop(home: HomeOpt = None) -> None:
     The server is kept for CITEGRAPH_STORE_LINGER seconds after the last command so that the
     next one finds it ready. This stops it at once, compacting first when that pays. Refused
     while a command or `citegraph serve` is using it."""
-    from .store.embedded import EmbeddedServer
+    from ...store.embedded import EmbeddedServer
 
     server = EmbeddedServer.from_settings(load_settings(home=home))
     if not (server.run_dir / "lock").exists():
@@ -108,7 +108,7 @@ def stop(home: HomeOpt = None) -> None:
         return
     refused, said = server.stop_if_unused()
     if refused:
-        _fail(said, 1)
+        fail(said, 1)
     out.print(escape(said))
 
 
@@ -133,14 +133,14 @@ def repair(
     are gone and chunks that belong to no document, and says what it could not do. Stored
     documents are never removed."""
     try:
-        with _workspace(home, url) as ws:
+        with open_workspace(home, url) as ws:
             report = ws.scope(scope).repair(force=force)
     except RuntimeFailure as exc:
-        _fail(str(exc), 3)
+        fail(str(exc), 3)
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     if as_json:
-        _print_json(json.dumps(asdict(report)))
+        print_json(json.dumps(asdict(report)))
         return
     out.print(f"scope {escape(scope)}:")
     for line in report.lines():

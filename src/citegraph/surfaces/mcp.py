@@ -13,26 +13,27 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from . import __version__
-from .answer.types import Answer
-from .audit.export import to_document
-from .errors import CitegraphError, StoreUnavailable
-from .extract.remember import EntityFact, Facts, Passage, RelationFact
-from .retrieve.evidence import Evidence
-from .scope import OpenScopes, Scope
-from .server.app import check_answer, checked_history, context_response, within_limit
-from .server.guard import ApiError
-from .server.schemas import (
+from .. import __version__
+from ..answer.followup import Turn
+from ..answer.types import Answer
+from ..audit.export import to_document
+from ..errors import CitegraphError, InvalidRequest, StoreUnavailable
+from ..limits import (
+    DEFAULT_HOPS,
+    DEFAULT_K,
     MAX_HOPS,
     MAX_ITEMS,
     MAX_K,
     MAX_NAME,
-    EntityIn,
-    PassageIn,
-    RelationIn,
-    TurnIn,
+    check_history,
+    within_limit,
 )
-from .workspace import Workspace
+from ..retrieve.evidence import Evidence
+from ..scope import OpenScopes, Scope
+from ..service import shapes
+from ..service.checking import check_answer
+from ..service.shapes import EntityIn, PassageIn, RelationIn, TurnIn
+from ..workspace import Workspace
 
 T = TypeVar("T")
 
@@ -88,8 +89,8 @@ def _guarded(workspace: Workspace, work: Callable[[], T]) -> T:
     """Run a tool's work; every failure becomes a tool error that says what it was."""
     try:
         return work()
-    except ApiError as exc:  # a limit shared with the HTTP API
-        raise ToolError(exc.message) from None
+    except InvalidRequest as exc:  # a limit shared with the HTTP API: it names the field
+        raise ToolError(str(exc)) from None
     except CitegraphError as exc:
         if isinstance(exc, StoreUnavailable):
             workspace.health()  # an embedded store found dead is restarted
@@ -112,14 +113,14 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     def memory_context(
         query: Annotated[str, Field(description="A standalone question, in plain words.")],
         scope: ScopeArg = None,
-        k: Annotated[int, Field(ge=1, le=MAX_K, description="Items to return.")] = 8,
-        hops: Annotated[int, Field(ge=0, le=MAX_HOPS, description="Graph steps.")] = 2,
+        k: Annotated[int, Field(ge=1, le=MAX_K, description="Items to return.")] = DEFAULT_K,
+        hops: Annotated[int, Field(ge=0, le=MAX_HOPS, description="Graph steps.")] = DEFAULT_HOPS,
     ) -> dict[str, Any]:
         def work() -> Evidence:
             within_limit("query", query, limit)
             return open_scopes.get(scope).context(query, k=k, hops=hops)
 
-        return context_response(_guarded(workspace, work)).model_dump()
+        return shapes.context_shape(_guarded(workspace, work)).model_dump()
 
     @server.tool(description=REMEMBER_DOC)
     def memory_remember(
@@ -127,29 +128,16 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             str,
             Field(min_length=1, max_length=MAX_NAME, description="Where these facts come from."),
         ],
-        # The same caps as the HTTP body (server/schemas.py), which is where they live.
+        # The same caps as the HTTP body, from limits.py.
         entities: Annotated[list[EntityIn] | None, Field(max_length=MAX_ITEMS)] = None,
         relations: Annotated[list[RelationIn] | None, Field(max_length=MAX_ITEMS)] = None,
         passages: Annotated[list[PassageIn] | None, Field(max_length=MAX_ITEMS)] = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        facts = Facts(
-            tuple(EntityFact(e.name, e.type) for e in entities or ()),
-            tuple(RelationFact(r.source, r.target, r.type) for r in relations or ()),
-        )
-        texts = [Passage(p.text, tuple(p.mentions)) for p in passages or ()]
+        facts = shapes.facts_from(entities or [], relations or [])
+        texts = shapes.passages_from(passages or [])
         result = _guarded(workspace, lambda: open_scopes.get(scope).remember(source, facts, texts))
-        return {
-            "documents": [d.id for d in result.documents],
-            "entities": result.entities,
-            "mentions_located": result.mentions_located,
-            "relations_grounded": result.relations_grounded,
-            "relations_asserted": [
-                {"source": r.source, "target": r.target, "type": r.type}
-                for r in result.relations_asserted
-            ],
-            "unlocated": list(result.unlocated),
-        }
+        return shapes.remember_shape(result).model_dump(exclude={"ok"})
 
     @server.tool(description=ANSWER_DOC)
     def answer(
@@ -159,8 +147,9 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         def work() -> Answer:
             within_limit("question", question, limit)
-            turns = checked_history([(t.question, t.answer) for t in history or ()], limit)
-            return open_scopes.get(scope).ask(question, turns)
+            pairs = [(t.question, t.answer) for t in history or ()]
+            check_history(pairs, limit)
+            return open_scopes.get(scope).ask(question, [Turn(q, a) for q, a in pairs])
 
         return to_document(_guarded(workspace, work))
 

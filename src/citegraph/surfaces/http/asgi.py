@@ -11,11 +11,11 @@ from dataclasses import replace
 from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ..config import Settings, load_settings
-from ..models.chat import ChatModel
-from ..workspace import Workspace
+from ...config import Settings, load_settings
+from ...models.chat import ChatModel
+from ...service.tokens import TokenFile
+from ...workspace import Workspace
 from .app import create_app
-from .tokens import TokenFile
 
 
 def serving(settings: Settings) -> Settings:
@@ -30,7 +30,7 @@ def serving(settings: Settings) -> Settings:
 def chat_from_environment() -> ChatModel | None:
     if not os.environ.get("CITEGRAPH_CHAT_MODEL"):
         return None  # the offline extractive answerer
-    from ..models.openai_chat import OpenAIChat
+    from ...models.openai_chat import OpenAIChat
 
     return OpenAIChat()
 

@@ -14,7 +14,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import (
+from ...errors import (
     ChatModelError,
     CitegraphError,
     ConfigError,
@@ -29,9 +29,9 @@ from ..errors import (
     StoreUnavailable,
     UsageError,
 )
-from .tokens import Right, TokenFile, TokenRecord
+from ...service.tokens import Right, TokenFile, TokenRecord
 
-log = logging.getLogger("citegraph.server")
+log = logging.getLogger("citegraph.http")
 T = TypeVar("T")
 
 

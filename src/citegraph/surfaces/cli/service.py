@@ -10,12 +10,23 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .cli import HomeOpt, JsonOpt, UrlOpt, _fail, _print_json, _workspace, app, err, escape, out
-from .config import load_settings
-from .errors import CitegraphError, RuntimeFailure
+from ...config import load_settings
+from ...errors import CitegraphError, RuntimeFailure
+from .common import (
+    HomeOpt,
+    JsonOpt,
+    UrlOpt,
+    app,
+    err,
+    escape,
+    fail,
+    open_workspace,
+    out,
+    print_json,
+)
 
 if TYPE_CHECKING:
-    from .server.tokens import TokenFile
+    from ...service.tokens import TokenFile
 
 token_app = typer.Typer(
     help=(
@@ -29,7 +40,7 @@ app.add_typer(token_app, name="token")
 
 
 def _tokens(home: Path | None) -> TokenFile:
-    from .server.tokens import TokenFile  # the server's imports are heavy: only when needed
+    from ...service.tokens import TokenFile  # the server's imports are heavy: only when needed
 
     return TokenFile(load_settings(home=home).tokens_path)
 
@@ -48,7 +59,7 @@ def token_create(
         tokens = _tokens(home)
         token = tokens.create(scope, rights, label)
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     record = tokens.find(token)
     assert record is not None
     err.print(
@@ -65,9 +76,9 @@ def token_list(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     try:
         records = _tokens(home).records()
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     if as_json:
-        _print_json(
+        print_json(
             json.dumps(
                 [
                     {"id": r.id, "scopes": list(r.scopes), "rights": list(r.rights),
@@ -96,7 +107,7 @@ def token_revoke(
     try:
         record = _tokens(home).revoke(token_id)
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     out.print(f"revoked {record.id} ({escape(', '.join(record.scopes))})")
 
 
@@ -130,17 +141,17 @@ def serve(
     elsewhere while no token exists."""
     import uvicorn
 
-    from .server import TokenFile, create_app
-    from .server.asgi import chat_from_environment, serving
+    from ..http import TokenFile, create_app
+    from ..http.asgi import chat_from_environment, serving
 
     settings = serving(load_settings(home=home, url=url))
     tokens = TokenFile(settings.tokens_path)
     try:
         count = len(tokens.records())
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     if count == 0 and not _is_loopback(host):
-        _fail(
+        fail(
             f"refusing to listen on {host}: no tokens exist yet ({tokens.path}); create one "
             "with `citegraph token create --scope NAME` first",
             2,
@@ -150,13 +161,13 @@ def serve(
     try:
         # Opened here even with workers: a store that cannot be reached is reported now, and
         # an embedded one stays up while workers come and go.
-        from .workspace import Workspace
+        from ...workspace import Workspace
 
         ws = Workspace(settings)
     except RuntimeFailure as exc:
-        _fail(str(exc), 3)
+        fail(str(exc), 3)
     except CitegraphError as exc:
-        _fail(str(exc), 1)
+        fail(str(exc), 1)
     with ws:
         err.print(
             f"citegraph {escape(ws.where)} on http://{host}:{port} (docs at /docs)"
@@ -172,9 +183,9 @@ def serve(
         if settings.graph_url:
             os.environ["CITEGRAPH_GRAPH_URL"] = settings.graph_url
         uvicorn.run(
-            "citegraph.server.asgi:from_environment",
+            "citegraph.surfaces.http.asgi:from_environment",
             factory=True,
-            http="citegraph.server.asgi:NoDelayH11",
+            http="citegraph.surfaces.http.asgi:NoDelayH11",
             workers=workers,
             host=host,
             port=port,
@@ -199,7 +210,7 @@ def mcp(
 ) -> None:
     """Run the MCP server on stdio (tools: memory_context, memory_remember, answer,
     check_answer). Point an MCP client at `citegraph mcp --scope NAME`."""
-    from .mcp_server import build_server
+    from ..mcp import build_server
 
-    with _workspace(home, url) as ws:
+    with open_workspace(home, url) as ws:
         build_server(ws, scope or ["default"]).run("stdio")

@@ -1,24 +1,35 @@
-"""Request and response bodies of the HTTP API, as the OpenAPI document shows them."""
+"""The JSON shape of each value the service sends or takes: HTTP bodies (as the OpenAPI
+document shows them) and MCP tool results are built here, from the core's values, once."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MAX_K = 50
-MAX_HOPS = 3
-MAX_NAME = 200
-MAX_ITEMS = 200
-# What one answer check may ask for: its cost is linear in both (bench/check.py).
-MAX_CHECK_CITATIONS = 5_000
-MAX_CHECK_ITEM_BYTES = 4 * 1024 * 1024
+from ..extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
+from ..limits import (
+    DEFAULT_HOPS,
+    DEFAULT_K,
+    MAX_HOPS,
+    MAX_ITEMS,
+    MAX_K,
+    MAX_NAME,
+    MAX_SCOPE_NAME,
+    SCOPE_NAME_PATTERN,
+)
+from ..retrieve.evidence import Evidence, EvidenceItem
+from ..types import Document, IngestResult, page_range
 
 ScopeName = Field(
     min_length=1,
-    max_length=64,
-    pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$",
-    description="Scope: 1 to 64 characters from A-Z a-z 0-9 _ -, starting with a letter or digit.",
+    max_length=MAX_SCOPE_NAME,
+    pattern=f"^{SCOPE_NAME_PATTERN}$",
+    description=(
+        f"Scope: 1 to {MAX_SCOPE_NAME} characters from A-Z a-z 0-9 _ -, starting with a letter "
+        "or digit."
+    ),
 )
 
 
@@ -88,8 +99,15 @@ class RememberResponse(BaseModel):
 class ContextRequest(Strict):
     scope: str = ScopeName
     query: str = Field(min_length=1, description="A standalone question in plain words.")
-    k: int = Field(8, ge=1, le=MAX_K, description="How many items to return (1 to 50).")
-    hops: int = Field(2, ge=0, le=MAX_HOPS, description="Graph steps from the seeds (0 to 3).")
+    k: int = Field(
+        DEFAULT_K, ge=1, le=MAX_K, description=f"How many items to return (1 to {MAX_K})."
+    )
+    hops: int = Field(
+        DEFAULT_HOPS,
+        ge=0,
+        le=MAX_HOPS,
+        description=f"Graph steps from the seeds (0 to {MAX_HOPS}).",
+    )
 
 
 class TextOriginOut(BaseModel):
@@ -149,8 +167,8 @@ class AnswerRequest(Strict):
     history: list[TurnIn] = Field(
         default_factory=list, max_length=50, description="Earlier turns, oldest first."
     )
-    k: int = Field(8, ge=1, le=MAX_K)
-    hops: int = Field(2, ge=0, le=MAX_HOPS)
+    k: int = Field(DEFAULT_K, ge=1, le=MAX_K)
+    hops: int = Field(DEFAULT_HOPS, ge=0, le=MAX_HOPS)
 
 
 class AnswerResponse(BaseModel):
@@ -166,8 +184,8 @@ class CheckRequest(Strict):
     scope: str | None = Field(
         None,
         min_length=1,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$",
+        max_length=MAX_SCOPE_NAME,
+        pattern=f"^{SCOPE_NAME_PATTERN}$",
         description="Also compare every quote with the bytes stored in this scope (needs read).",
     )
 
@@ -244,4 +262,100 @@ class HealthResponse(BaseModel):
     storage: StorageOut | None = None
     housekeeping_failures: int = Field(
         0, description="Scopes whose cleanup of abandoned staging failed (see the server log)."
+    )
+
+
+# -- from the core's values ------------------------------------------------------------------
+
+
+def document_shape(doc: Document) -> DocumentOut:
+    return DocumentOut(
+        id=doc.id,
+        name=doc.name,
+        media_type=doc.media_type,
+        size_bytes=doc.size_bytes,
+        sha256=doc.sha256,
+        chunk_count=doc.chunk_count,
+        ingested_at=doc.ingested_at,
+        page_count=doc.page_count,
+        title=doc.title,
+        origin=TextOriginOut(**asdict(doc.origin)) if doc.origin else None,
+    )
+
+
+def citation_label(item: EvidenceItem) -> str:
+    where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
+    pages = page_range(item.page, item.end_page)
+    if pages:
+        where += f", page {pages}"
+    return where
+
+
+def item_shape(item: EvidenceItem) -> ItemOut:
+    origin = item.text_origin
+    return ItemOut(
+        id=item.id,
+        citation=citation_label(item),
+        document_id=item.document_id,
+        document_name=item.document_name,
+        chunk_id=item.chunk_id,
+        start_byte=item.start_byte,
+        end_byte=item.end_byte,
+        page=item.page,
+        end_page=item.end_page,
+        text_origin=TextOriginOut(**asdict(origin)) if origin else None,
+        text=item.text,
+        score=item.score,
+        retrievers=list(item.retrievers),
+        citable=item.citable,
+    )
+
+
+def context_shape(evidence: Evidence) -> ContextResponse:
+    verdict = evidence.verdict
+    return ContextResponse(
+        query=evidence.question,
+        grounding=GroundingOut(
+            state=verdict.state.value,
+            uncovered=list(verdict.uncovered),
+            matched_names=list(verdict.matched_names),
+            stage=verdict.stage,
+            detail=verdict.detail,
+        ),
+        items=[item_shape(i) for i in evidence.items],
+        context=[item_shape(i) for i in evidence.context],
+        content_words=list(evidence.content_words),
+        skipped=list(evidence.skipped),
+        limits_reached=list(evidence.limits_reached),
+        omitted_items=evidence.omitted_items,
+    )
+
+
+def ingested_shape(result: IngestResult) -> IngestedOut:
+    return IngestedOut(
+        status=result.status.value,
+        document=document_shape(result.document),
+        warnings=list(result.warnings),
+    )
+
+
+def facts_from(entities: list[EntityIn], relations: list[RelationIn]) -> Facts:
+    return Facts(
+        tuple(EntityFact(e.name, e.type) for e in entities),
+        tuple(RelationFact(r.source, r.target, r.type) for r in relations),
+    )
+
+
+def passages_from(passages: list[PassageIn]) -> list[Passage]:
+    return [Passage(p.text, tuple(p.mentions)) for p in passages]
+
+
+def remember_shape(result: RememberResult) -> RememberResponse:
+    return RememberResponse(
+        documents=[d.id for d in result.documents],
+        entities=result.entities,
+        mentions_located=result.mentions_located,
+        relations_grounded=result.relations_grounded,
+        relations_asserted=[RelationOut(**asdict(r)) for r in result.relations_asserted],
+        unlocated=list(result.unlocated),
     )
