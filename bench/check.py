@@ -16,7 +16,8 @@ import json
 import time
 from typing import Any
 
-from citegraph.audit.export import check, from_json
+from citegraph.audit.check import check
+from citegraph.audit.export import from_json
 
 SENTENCE = "All is well in the harbour. "
 MB = 1024 * 1024

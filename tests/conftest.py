@@ -10,6 +10,8 @@ import pytest
 import citegraph
 from citegraph import Scope, Workspace
 
+from network_guard import block_network
+
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = Path(os.environ.get("CITEGRAPH_DATASETS", ROOT.parent / "shared" / "datasets"))
 
@@ -20,6 +22,14 @@ os.environ.setdefault("CITEGRAPH_QUERY_TIMEOUT", "60")
 # Each test's store stops with its last client, as before lingering existed; the tests of the
 # linger time set it themselves.
 os.environ.setdefault("CITEGRAPH_STORE_LINGER", "0")
+
+
+# Tests never reach a real model: a chat model named in the environment of whoever runs them
+# is set aside (a test that wants one names the local stub).
+for _name in ("CITEGRAPH_CHAT_MODEL", "CITEGRAPH_CHAT_BASE_URL", "CITEGRAPH_CHAT_API_KEY"):
+    os.environ.pop(_name, None)
+# And nothing in this process connects outside loopback (tests/test_network_guard.py).
+block_network()
 
 
 def dataset(relative: str) -> Path:

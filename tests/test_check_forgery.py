@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 import citegraph
-from citegraph.audit.export import check, from_json, to_json
+from citegraph.audit.check import check
+from citegraph.audit.export import from_json, to_json
 from citegraph.audit.store_check import check_against_store
 from citegraph.models.chat import ScriptedChat
 

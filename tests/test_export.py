@@ -9,7 +9,8 @@ import pytest
 
 import citegraph
 from citegraph import Scope
-from citegraph.audit.export import FORMAT, check, from_json, to_json
+from citegraph.audit.check import check
+from citegraph.audit.export import FORMAT, from_json, to_json
 
 NOTES = (
     "When the payment gateway times out, checkout releases the reserved stock\u2014and tells "

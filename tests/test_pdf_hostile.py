@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+import citegraph
 from citegraph import InvalidDocument, Workspace
 from citegraph.ingest.pdf import extract_pdf
-from citegraph.ingest.pdf_guard import extract_pdf_guarded
+from citegraph.ingest.pdf_guard import PdfLimits, extract_pdf_guarded
 
 from helpers import cli
 
@@ -116,30 +117,31 @@ def _bomb(megabytes: int) -> bytes:
 
 
 def test_a_decompression_bomb_is_refused_and_leaves_the_reader_unharmed(
-    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Item 5: read in a child process that limits its own memory (here 200 MB against a
     stream that inflates to 300 MB): that file is refused, this process never holds it."""
     import resource
 
-    monkeypatch.setenv("CITEGRAPH_PDF_MEMORY_MB", "200")
     bomb = _bomb(300)
     assert len(bomb) < 400_000
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with pytest.raises(InvalidDocument, match="pdf-too-large"):
-        extract_pdf_guarded(bomb, "bomb.pdf")
+        extract_pdf_guarded(bomb, "bomb.pdf", PdfLimits(memory_mb=200))
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert after - before < 50_000  # KB: the 300 MB never came into this process
-    scope = workspace.scope("bombs")
-    with pytest.raises(InvalidDocument, match="pdf-too-large"):
-        scope.ingest(bomb, name="bomb.pdf")
-    scope.ingest(GOOD, name="good.pdf")  # the next PDF reads as usual
-    assert [d.name for d in scope.documents()] == ["good.pdf"]
+    monkeypatch.setenv("CITEGRAPH_PDF_MEMORY_MB", "200")  # the setting reaches the reader
+    with citegraph.open(tmp_path / "home") as workspace:
+        assert workspace.settings.pdf_memory_mb == 200
+        scope = workspace.scope("bombs")
+        with pytest.raises(InvalidDocument, match="pdf-too-large"):
+            scope.ingest(bomb, name="bomb.pdf")
+        scope.ingest(GOOD, name="good.pdf")  # the next PDF reads as usual
+        assert [d.name for d in scope.documents()] == ["good.pdf"]
 
 
-def test_a_pdf_with_too_many_pages_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CITEGRAPH_PDF_MAX_PAGES", "1")
+def test_a_pdf_with_too_many_pages_is_refused() -> None:
     two = GOOD.replace(b"/Kids [3 0 R] /Count 1", b"/Kids [3 0 R 3 0 R] /Count 2")
     with pytest.raises(InvalidDocument, match="pdf-too-large: 2 pages"):
-        extract_pdf_guarded(two, "two.pdf")
-    assert extract_pdf_guarded(GOOD, "good.pdf").page_starts == (0,)
+        extract_pdf_guarded(two, "two.pdf", PdfLimits(max_pages=1))
+    assert extract_pdf_guarded(GOOD, "good.pdf", PdfLimits(max_pages=1)).page_starts == (0,)

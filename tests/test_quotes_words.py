@@ -11,7 +11,7 @@ import pytest
 
 from citegraph import Scope, locate
 from citegraph.answer.types import Disposition, RefusalReason
-from citegraph.audit.export import check
+from citegraph.audit.check import check
 from citegraph.models.chat import ScriptedChat
 from citegraph.text.quotes import NotFoundReason
 

@@ -80,7 +80,7 @@ _LAZY: dict[str, str] = {
     "Verdict": ".retrieve.evidence",
     "VerdictState": ".retrieve.evidence",
     "Workspace": ".workspace",
-    "check": ".audit.export",
+    "check": ".audit.check",
     "cite": ".text.citations",
     "from_json": ".audit.export",
     "load_settings": ".config",
@@ -95,7 +95,8 @@ if _typing.TYPE_CHECKING:
     from .answer.extractive import ExtractiveAnswerer
     from .answer.followup import Rewrite, RewriteOutcome, Turn
     from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
-    from .audit.export import check, from_json, to_json
+    from .audit.check import check
+    from .audit.export import from_json, to_json
     from .config import Settings, load_settings
     from .extract.offline import Candidate, Extractor, OfflineExtractor
     from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult

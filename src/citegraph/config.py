@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -16,30 +16,48 @@ MIN_CHUNK_BYTES = 64
 FSYNC_POLICIES = ("always", "everysec", "no")
 
 
+def _env(name: str) -> dict[str, str]:
+    """A field's environment variable (docs/settings.md has the table; a test walks both)."""
+    return {"env": name}
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that can be configured, with its default."""
 
-    home: Path
-    graph_url: str | None = None
-    chunk_bytes: int = DEFAULT_CHUNK_BYTES
-    fsync: str = "everysec"
+    home: Path = field(metadata=_env("CITEGRAPH_HOME"))
+    graph_url: str | None = field(default=None, metadata=_env("CITEGRAPH_GRAPH_URL"))
+    chunk_bytes: int = field(default=DEFAULT_CHUNK_BYTES, metadata=_env("CITEGRAPH_CHUNK_BYTES"))
+    fsync: str = field(default="everysec", metadata=_env("CITEGRAPH_FSYNC"))
     # None: the limit grows with what the store must load (at least 60 s).
-    start_timeout_s: float | None = None
+    start_timeout_s: float | None = field(default=None, metadata=_env("CITEGRAPH_START_TIMEOUT"))
     # How long an idle embedded server is kept for the next command; 0 stops it at once.
-    store_linger_s: float = 300.0
+    store_linger_s: float = field(default=300.0, metadata=_env("CITEGRAPH_STORE_LINGER"))
     # None: at least 60 s, more for a large embedded store, whose indexes are rebuilt after a
     # start while it already answers.
-    index_timeout_s: float | None = None
-    extract: bool = True
-    embed_model: str | None = None
-    query_timeout_s: float = 300.0
-    restart_delay_s: float = 1.0
-    # The HTTP service (citegraph serve).
-    tokens_file: Path | None = None  # None: <home>/tokens.json
-    max_body_bytes: int = 10 * 1024 * 1024
-    max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS
-    request_timeout_s: float = 60.0
+    index_timeout_s: float | None = field(default=None, metadata=_env("CITEGRAPH_INDEX_TIMEOUT"))
+    extract: bool = field(default=True, metadata=_env("CITEGRAPH_EXTRACT"))
+    embed_model: str | None = field(default=None, metadata=_env("CITEGRAPH_EMBED_MODEL"))
+    query_timeout_s: float = field(default=300.0, metadata=_env("CITEGRAPH_QUERY_TIMEOUT"))
+    restart_delay_s: float = field(default=1.0, metadata=_env("CITEGRAPH_RESTART_DELAY"))
+    # PDFs are read in a child process within these limits (ingest/pdf_guard.py).
+    pdf_memory_mb: int = field(default=1024, metadata=_env("CITEGRAPH_PDF_MEMORY_MB"))
+    pdf_timeout_s: int = field(default=120, metadata=_env("CITEGRAPH_PDF_TIMEOUT"))
+    pdf_max_pages: int = field(default=5000, metadata=_env("CITEGRAPH_PDF_MAX_PAGES"))
+    # A chat model at an OpenAI-compatible endpoint; None: the offline extractive answerer.
+    chat_model: str | None = field(default=None, metadata=_env("CITEGRAPH_CHAT_MODEL"))
+    chat_base_url: str | None = field(default=None, metadata=_env("CITEGRAPH_CHAT_BASE_URL"))
+    chat_api_key: str | None = field(
+        default=None, repr=False, metadata=_env("CITEGRAPH_CHAT_API_KEY")
+    )
+    chat_timeout_s: float = field(default=60.0, metadata=_env("CITEGRAPH_CHAT_TIMEOUT"))
+    # The HTTP service (citegraph serve). None: <home>/tokens.json.
+    tokens_file: Path | None = field(default=None, metadata=_env("CITEGRAPH_TOKENS_FILE"))
+    max_body_bytes: int = field(default=10 * 1024 * 1024, metadata=_env("CITEGRAPH_MAX_BODY_BYTES"))
+    max_question_chars: int = field(
+        default=DEFAULT_MAX_QUESTION_CHARS, metadata=_env("CITEGRAPH_MAX_QUESTION_CHARS")
+    )
+    request_timeout_s: float = field(default=60.0, metadata=_env("CITEGRAPH_REQUEST_TIMEOUT"))
 
     @property
     def tokens_path(self) -> Path:
@@ -68,6 +86,10 @@ class Settings:
             raise ConfigError("the store linger time cannot be negative")
         if self.max_body_bytes < 1024 or self.max_question_chars < 1:
             raise ConfigError("the body limit must be at least 1024 bytes, the question limit 1")
+        if min(self.pdf_memory_mb, self.pdf_timeout_s, self.pdf_max_pages) < 1:
+            raise ConfigError("the PDF limits (memory, time, pages) must be at least 1")
+        if self.chat_timeout_s <= 0:
+            raise ConfigError("the chat timeout must be positive")
 
 
 def default_home(env: Mapping[str, str] | None = None) -> Path:
@@ -128,6 +150,13 @@ def load_settings(
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
         restart_delay_s=_number(env, "CITEGRAPH_RESTART_DELAY", 1.0, float, "a number"),
+        pdf_memory_mb=_number(env, "CITEGRAPH_PDF_MEMORY_MB", 1024, int, "a whole number"),
+        pdf_timeout_s=_number(env, "CITEGRAPH_PDF_TIMEOUT", 120, int, "a whole number"),
+        pdf_max_pages=_number(env, "CITEGRAPH_PDF_MAX_PAGES", 5000, int, "a whole number"),
+        chat_model=env.get("CITEGRAPH_CHAT_MODEL") or None,
+        chat_base_url=env.get("CITEGRAPH_CHAT_BASE_URL") or None,
+        chat_api_key=env.get("CITEGRAPH_CHAT_API_KEY") or None,
+        chat_timeout_s=_number(env, "CITEGRAPH_CHAT_TIMEOUT", 60.0, float, "a number"),
         tokens_file=Path(env["CITEGRAPH_TOKENS_FILE"]).expanduser()
         if env.get("CITEGRAPH_TOKENS_FILE")
         else None,

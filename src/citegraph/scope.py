@@ -22,6 +22,7 @@ from .errors import (
 )
 from .ingest import pipeline
 from .ingest.mapped import read_file
+from .ingest.pdf_guard import PdfLimits
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import TEXT_TYPES, SourceFile, expand, media_type_for
 from .limits import (
@@ -196,7 +197,8 @@ class Scope:
             if name is None:
                 raise InvalidDocument("ingesting bytes needs name=")
             kind = media_type or media_type_for(name, source)
-            return self.store_parsed([pipeline.parse(source, name, kind, origin, title)], progress)
+            one = pipeline.parse(source, name, kind, origin, title, self._pdf_limits)
+            return self.store_parsed([one], progress)
         files, _skipped = expand([Path(source)])
         if (name is not None or title is not None) and (len(files) != 1 or Path(source).is_dir()):
             raise InvalidDocument("name= and title= apply to a single file, not a folder")
@@ -224,10 +226,15 @@ class Scope:
                 media_type or media_type_for(item[0], item[1]),
                 origin,
                 item[2] if len(item) > 2 else None,
+                self._pdf_limits,
             )
             for item in items
         )
         return self._store_grouped(parsed, progress)
+
+    @property
+    def _pdf_limits(self) -> PdfLimits:
+        return PdfLimits.of(self.workspace.settings)
 
     def parse_file(
         self,
@@ -242,7 +249,7 @@ class Scope:
         kind = media_type or media_type_for(file.path.name)
         # A large text file is mapped from a private copy beside the store, not read whole.
         data = read_file(file.path, text=kind in TEXT_TYPES, temp_dir=self.workspace.settings.home)
-        return pipeline.parse(data, label, kind, origin, title)
+        return pipeline.parse(data, label, kind, origin, title, self._pdf_limits)
 
     def store_parsed(
         self, group: Sequence[pipeline.ParsedDocument], progress: Progress | None = None
@@ -374,13 +381,15 @@ class Scope:
         hops: int = DEFAULT_HOPS,
         model: ChatModel | None = None,
     ) -> Answer:
-        """Answer with verified citations, or refuse with a reason (docs/answers.md). Without a
-        model, the offline extractive answerer quotes the evidence. With `history` (oldest
-        first), the question is first rewritten to stand alone."""
+        """Answer with verified citations, or refuse with a reason (docs/answers.md). The
+        model is `model`, else the workspace's (`Workspace.chat_model`: CITEGRAPH_CHAT_MODEL);
+        with neither, the offline extractive answerer quotes the evidence. With `history`
+        (oldest first), the question is first rewritten to stand alone."""
         from .answer.ask import answer_from
         from .answer.followup import rewrite
         from .retrieve.context import check_question
 
+        model = model or self.workspace.chat_model
         limit = self.workspace.settings.max_question_chars
         check_question(question, k, hops, limit)  # before a rewrite could hide what was asked
         rewritten, reply = rewrite(question, history or (), model) if history else (None, None)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Settings, load_settings
+from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
 from .scope import ANY_NODE, GRAPH_PREFIX, Scope, validate_scope_name
 from .store.aof import rewriting, server_persistence
@@ -33,10 +34,13 @@ class Workspace:
         extractor: Extractor | None = None,
         embedder: Embedder | None = None,
         server: EmbeddedServer | None = None,
+        chat: ChatModel | None = None,
     ):
         """`server`: an embedded server whose `begin_join` was called (the command line
-        starts the server before it imports this module, so that the two overlap)."""
+        starts the server before it imports this module, so that the two overlap). `chat`:
+        the model answers use, instead of the one the settings name (CITEGRAPH_CHAT_MODEL)."""
         self.settings = settings
+        self._chat = chat
         # Search by meaning: an explicit embedder, or the one CITEGRAPH_EMBED_MODEL names. A
         # configured model that cannot load is an error here, not a silent fallback.
         self.embedder: Embedder | None = (
@@ -71,6 +75,17 @@ class Workspace:
             self.where = str(settings.home)
         self.store.ping()
         _open_workspaces.add(self)
+
+    @property
+    def chat_model(self) -> ChatModel | None:
+        """The chat model every surface answers with: the one given, else the one the
+        settings name (an OpenAI-compatible endpoint), else None: the offline extractive
+        answerer. Answers say which in their receipt."""
+        if self._chat is None and self.settings.chat_model:
+            from .models.openai_chat import OpenAIChat
+
+            self._chat = OpenAIChat.from_settings(self.settings)
+        return self._chat
 
     @property
     def extractor(self) -> Extractor | None:
@@ -228,12 +243,14 @@ def open(
     url: str | None = None,
     chunk_bytes: int | None = None,
     embedder: Embedder | None = None,
+    chat: ChatModel | None = None,
 ) -> Workspace:
     """Open a workspace: the embedded FalkorDB in `home` (default ~/.citegraph, or
     CITEGRAPH_HOME), or the FalkorDB server at `url` (or CITEGRAPH_GRAPH_URL).
 
-    `chunk_bytes` overrides the chunk budget (CITEGRAPH_CHUNK_BYTES, default 2000)."""
+    `chunk_bytes` overrides the chunk budget (CITEGRAPH_CHUNK_BYTES, default 2000); `chat` the
+    chat model answers use (CITEGRAPH_CHAT_MODEL; none: the offline extractive answerer)."""
     settings = load_settings(home=home, url=url)
     if chunk_bytes is not None:
         settings = replace(settings, chunk_bytes=chunk_bytes)
-    return Workspace(settings, embedder=embedder)
+    return Workspace(settings, embedder=embedder, chat=chat)

@@ -23,11 +23,36 @@ class RefusalReason(StrEnum):
     CITATION_NOT_FOUND = "citation-not-found"  # a quote is not in the item it names
 
 
+class Wording(StrEnum):
+    """Whose words a claim's text is. `quoted`: its quotes, joined (what the offline answerer
+    writes; `check` proves it). `model`: a model's own words, tied to the citations it lists
+    (the citations are proven; the paraphrase cannot be)."""
+
+    QUOTED = "quoted"
+    MODEL = "model"
+
+
+def flat(text: str) -> str:
+    """Text with each run of whitespace made one space: how claims are joined and compared."""
+    return " ".join(text.split())
+
+
+def wording_of(text: str, citations: tuple[Citation, ...]) -> Wording:
+    quoted = flat(" ".join(c.quote for c in citations))
+    return Wording.QUOTED if flat(text) == quoted else Wording.MODEL
+
+
+def answer_text(claims: tuple[Claim, ...]) -> str:
+    """An answer's text is its claims' texts, in order: nothing a reader reads is uncited."""
+    return " ".join(flat(claim.text) for claim in claims)
+
+
 @dataclass(frozen=True)
 class Claim:
     text: str
     citations: tuple[Citation, ...]
     evidence_ids: tuple[str, ...]
+    wording: Wording = Wording.MODEL
 
 
 @dataclass(frozen=True)

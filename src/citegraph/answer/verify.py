@@ -17,7 +17,7 @@ from ..retrieve.evidence import Evidence, EvidenceItem
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteNotFound, locate_in
 from ..types import Citation, Grounding
-from .types import Claim, RefusalReason
+from .types import Claim, RefusalReason, answer_text, wording_of
 
 MAX_REPLY_CHARS = 200_000
 _FENCE = re.compile(r"\A```[a-zA-Z]*\n(.*)\n```\Z", re.S)
@@ -84,7 +84,9 @@ def verify(reply: str, evidence: Evidence) -> Verified | Refusal:
             verified.append(checked)
     if reason is not None:
         return Refusal(reason, problems[0], tuple(problems))
-    return Verified(answer.strip(), tuple(verified))
+    # What a reader reads is the claims, each with its citations: prose the model wrote
+    # outside them ("answer") is not shown as if it were cited.
+    return Verified(answer_text(tuple(verified)), tuple(verified))
 
 
 def _claim(
@@ -145,4 +147,10 @@ def _claim(
                 text_origin=item.text_origin,
             )
         )
-    return Claim(claim["text"], tuple(found), tuple(c["evidence"] for c in citations))
+    cited = tuple(found)
+    return Claim(
+        claim["text"],
+        cited,
+        tuple(c["evidence"] for c in citations),
+        wording_of(claim["text"], cited),
+    )

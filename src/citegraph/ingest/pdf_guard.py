@@ -4,41 +4,38 @@ A PDF is a program for its reader: an 815 KB file with a 200 MB Flate stream too
 to 3 GB, and a 2 MB one made pdfium abort the process. So the text layer is read in a child
 process (`python -m citegraph.ingest.pdf_guard`) that limits its own address space before it
 reads anything; when it runs out of memory, crashes or takes too long, that file is refused
-(`pdf-too-large`) and nothing else is affected. Limits: CITEGRAPH_PDF_MEMORY_MB (1024),
-CITEGRAPH_PDF_TIMEOUT (120 s), CITEGRAPH_PDF_MAX_PAGES (5000).
+(`pdf-too-large`) and nothing else is affected. The limits are settings: CITEGRAPH_PDF_MEMORY_MB
+(1024), CITEGRAPH_PDF_TIMEOUT (120 s), CITEGRAPH_PDF_MAX_PAGES (5000).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
-from ..config import _number
-from ..errors import ConfigError, InvalidDocument
+from ..config import Settings
+from ..errors import InvalidDocument
 from .pdf import PdfText, extract_pdf
 
-_DEFAULTS = {
-    "CITEGRAPH_PDF_MEMORY_MB": 1024,
-    "CITEGRAPH_PDF_TIMEOUT": 120,
-    "CITEGRAPH_PDF_MAX_PAGES": 5000,
-}
+
+@dataclass(frozen=True)
+class PdfLimits:
+    memory_mb: int = Settings.pdf_memory_mb
+    timeout_s: int = Settings.pdf_timeout_s
+    max_pages: int = Settings.pdf_max_pages
+
+    @classmethod
+    def of(cls, settings: Settings) -> PdfLimits:
+        return cls(settings.pdf_memory_mb, settings.pdf_timeout_s, settings.pdf_max_pages)
 
 
-def _limit(name: str) -> int:
-    value = _number(os.environ, name, _DEFAULTS[name], int, "a whole number")
-    if value < 1:
-        raise ConfigError(f"{name} must be at least 1, got {value}")
-    return value
-
-
-def extract_pdf_guarded(data: bytes, label: str) -> PdfText:
+def extract_pdf_guarded(data: bytes, label: str, limits: PdfLimits | None = None) -> PdfText:
     """The text layer of a PDF, read in a bounded child process; `InvalidDocument` when the
     file cannot be read within the limits."""
-    memory_mb = _limit("CITEGRAPH_PDF_MEMORY_MB")
-    timeout_s = _limit("CITEGRAPH_PDF_TIMEOUT")
-    max_pages = _limit("CITEGRAPH_PDF_MAX_PAGES")
+    limits = limits or PdfLimits()
+    memory_mb, timeout_s, max_pages = limits.memory_mb, limits.timeout_s, limits.max_pages
     command = [
         sys.executable,
         "-m",

@@ -15,7 +15,7 @@ from .chunking import chunk_spans
 from .decode import stored_text
 from .mapped import TextBuffer, release, sha256_of
 from .pdf import page_of
-from .pdf_guard import extract_pdf_guarded
+from .pdf_guard import PdfLimits, extract_pdf_guarded
 from .sources import TEXT_TYPES, check_media_type
 
 # Write chunks in batches of about this much text: big enough to be fast, small enough that a
@@ -79,6 +79,7 @@ def parse(
     media_type: str,
     origin: TextOrigin | None = None,
     title: str | None = None,
+    pdf_limits: PdfLimits | None = None,
 ) -> ParsedDocument:
     """Check and decode the input; raise `InvalidDocument` before anything is stored."""
     if not name or not name.strip():
@@ -94,7 +95,7 @@ def parse(
                 f"{name}: a TextOrigin describes derived text; ingest the OCR or transcript "
                 "text itself (as text/plain or text/markdown), not the PDF"
             )
-        pdf = extract_pdf_guarded(bytes(data), name)
+        pdf = extract_pdf_guarded(bytes(data), name, pdf_limits)
         text, page_starts, warnings = pdf.text, pdf.page_starts, pdf.warnings
     return ParsedDocument(
         name=name,

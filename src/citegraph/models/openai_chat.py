@@ -1,17 +1,17 @@
 """`OpenAIChat`: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp server).
 
-Configured by arguments or `CITEGRAPH_CHAT_BASE_URL`, `CITEGRAPH_CHAT_MODEL`,
-`CITEGRAPH_CHAT_API_KEY`. Timeouts and retries with backoff on 429 and 5xx come from the official
-client. A transport failure is an error (`ChatModelError`), never a refusal; token usage is
-read when the server reports it.
+Configured by arguments, or from Settings with `from_settings` (`CITEGRAPH_CHAT_MODEL`,
+`CITEGRAPH_CHAT_BASE_URL`, `CITEGRAPH_CHAT_API_KEY`, `CITEGRAPH_CHAT_TIMEOUT`). Timeouts and
+retries with backoff on 429 and 5xx come from the official client. A transport failure is an
+error (`ChatModelError`), never a refusal; token usage is read when the server reports it.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..config import Settings
 from ..errors import ChatModelError, ConfigError
 from .chat import ChatReply, Message
 
@@ -19,7 +19,7 @@ from .chat import ChatReply, Message
 class OpenAIChat:
     def __init__(
         self,
-        model: str | None = None,
+        model: str,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -28,18 +28,26 @@ class OpenAIChat:
     ):
         import openai
 
-        model = model or os.environ.get("CITEGRAPH_CHAT_MODEL")
         if not model:
-            raise ConfigError("no chat model: pass model= or set CITEGRAPH_CHAT_MODEL")
+            raise ConfigError("no chat model: name one (model=, CITEGRAPH_CHAT_MODEL, --model)")
         self.name = model
         self._client: Any = openai.OpenAI(
-            base_url=base_url or os.environ.get("CITEGRAPH_CHAT_BASE_URL") or None,
+            base_url=base_url or None,
             # Local servers (Ollama, llama.cpp) need no key, but the client wants one.
-            api_key=api_key or os.environ.get("CITEGRAPH_CHAT_API_KEY") or "not-needed",
+            api_key=api_key or "not-needed",
             timeout=timeout_s,
             max_retries=max_retries,
         )
         self._errors: tuple[type[Exception], ...] = (openai.OpenAIError,)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OpenAIChat:
+        return cls(
+            settings.chat_model or "",
+            base_url=settings.chat_base_url,
+            api_key=settings.chat_api_key,
+            timeout_s=settings.chat_timeout_s,
+        )
 
     def complete(self, messages: Sequence[Message]) -> ChatReply:
         try:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..audit.export import check, from_document
+from ..answer.types import Wording
+from ..audit.check import check
+from ..audit.export import from_document
 from ..audit.store_check import check_against_store
 from ..errors import InvalidRequest
 from ..limits import MAX_CHECK_CITATIONS, MAX_CHECK_ITEM_BYTES
@@ -37,4 +39,5 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> CheckRespons
         citations=len(answer.citations),
         problems=problems,
         checked_against_store=target is not None,
+        model_worded_claims=sum(c.wording is Wording.MODEL for c in answer.claims),
     )

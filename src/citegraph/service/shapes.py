@@ -197,6 +197,11 @@ class CheckResponse(BaseModel):
     citations: int
     problems: list[str]
     checked_against_store: bool
+    model_worded_claims: int = Field(
+        0,
+        description="Claims in a model's own words: their citations are checked, their wording "
+        "cannot be. The other claims are worded as their quotes, and checked to be exactly them.",
+    )
 
 
 # -- documents --------------------------------------------------------------------------------

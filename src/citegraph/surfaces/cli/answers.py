@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ...errors import CitegraphError, UsageError
+from ...errors import UsageError
 from .common import (
     HomeOpt,
     JsonOpt,
+    ModelOpt,
     ScopeOpt,
     UrlOpt,
     app,
@@ -59,14 +59,7 @@ def ask(
         Path | None,
         typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="A chat model at the OpenAI-compatible endpoint $CITEGRAPH_CHAT_BASE_URL "
-            "(env: CITEGRAPH_CHAT_MODEL); without one, the offline extractive answerer.",
-        ),
-    ] = None,
+    model: ModelOpt = None,
 ) -> None:
     """Answer with quotes proven to be in the stored text, or refuse and say why.
 
@@ -75,13 +68,8 @@ def ask(
     exits with code 4."""
     from ...audit.export import to_json
 
-    with open_workspace(home, url) as ws:
-        chat = None
-        if model or os.environ.get("CITEGRAPH_CHAT_MODEL"):
-            from ...models.openai_chat import OpenAIChat
-
-            chat = OpenAIChat(model)
-        answer = ws.scope(scope).ask(question, k=k, model=chat)
+    with open_workspace(home, url, model) as ws:
+        answer = ws.scope(scope).ask(question, k=k)
     if export is not None:
         export.write_text(to_json(answer), encoding="utf-8")
     if as_json:
@@ -98,6 +86,7 @@ def chat(
     home: HomeOpt = None,
     url: UrlOpt = None,
     k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+    model: ModelOpt = None,
 ) -> None:
     """Ask questions one after another; follow-ups ("what does he ...") are rewritten from the
     conversation. An empty line, 'exit' or Ctrl-D ends it."""
@@ -106,7 +95,7 @@ def chat(
     from ...answer.followup import Turn
 
     history: list[Turn] = []
-    with open_workspace(home, url) as ws:
+    with open_workspace(home, url, model) as ws:
         target = ws.scope(scope)
         while True:
             try:
@@ -148,30 +137,38 @@ def check_command(
     says so: an export whose item and quote were edited together passes it. With --scope it
     also compares every cited item and citation with the stored bytes, document names,
     origins and pages. Exit 1 and list the problems otherwise."""
-    from ...audit.export import check, from_json
+    import json
+
+    from ...service.checking import check_answer
 
     try:
-        answer = from_json(path.read_text(encoding="utf-8"))
+        document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         fail(f"{path}: cannot read: {exc.strerror}", 1)
-    except CitegraphError as exc:
+    except ValueError as exc:
+        fail(f"{path}: not a readable citegraph-answer/1 document: {exc}", 1)
+    # The same check as POST /v1/answers/check and the MCP tool (service/checking.py).
+    try:
+        if scope is None:
+            report = check_answer(document, None)
+        else:
+            with open_workspace(home, url) as ws:
+                report = check_answer(document, ws.scope(scope))
+    except UsageError as exc:  # a store that fails is exit 3, from open_workspace
         fail(f"{path}: {exc}", 1)
-    problems = check(answer)
-    against = "the export's own evidence only, not the stored bytes (give --scope for that)"
-    if scope is not None and not problems:
-        from ...audit.store_check import check_against_store
-
-        with open_workspace(home, url) as ws:
-            try:
-                problems = check_against_store(answer, ws.scope(scope))
-            except CitegraphError as exc:
-                fail(str(exc), 1)
-        against = f"the stored bytes of scope {scope}"
-    for problem in problems:
+    for problem in report.problems:
         err.print(f"[bold red]problem:[/] {escape(problem)}")
-    if problems:
+    if report.problems:
         raise typer.Exit(1)
-    out.print(
-        f"ok: {answer.disposition.value}, {len(answer.citations)} citation(s) verified "
-        f"against {escape(against)}"
+    against = (
+        f"the stored bytes of scope {scope}"
+        if report.checked_against_store
+        else "the export's own evidence only, not the stored bytes (give --scope for that)"
     )
+    said = f"ok: {report.disposition}, {report.citations} citation(s) verified against {against}"
+    if report.model_worded_claims:
+        said += (
+            f"; {report.model_worded_claims} claim(s) in the model's own words (their citations "
+            "hold; the wording is the model's)"
+        )
+    out.print(escape(said))

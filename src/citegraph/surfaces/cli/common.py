@@ -60,6 +60,15 @@ UrlOpt = Annotated[
 ]
 DocArg = Annotated[str, typer.Argument(help="Document id or name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="Answer with this chat model at the OpenAI-compatible endpoint "
+        "$CITEGRAPH_CHAT_BASE_URL (default: $CITEGRAPH_CHAT_MODEL); with neither, the offline "
+        "extractive answerer. The answer's receipt names the one used.",
+    ),
+]
 
 
 # Control characters (but tab and newline) and the bidirectional overrides: printed as they
@@ -117,12 +126,20 @@ def fail(message: str, code: int) -> NoReturn:
 
 
 @contextlib.contextmanager
-def open_workspace(home: Path | None, url: str | None) -> Iterator[Workspace]:
+def open_workspace(
+    home: Path | None, url: str | None, model: str | None = None
+) -> Iterator[Workspace]:
+    """The workspace of --home/--url (or the settings); `model` (--model) names the chat
+    model answers use, over CITEGRAPH_CHAT_MODEL."""
+    from dataclasses import replace
+
     from ...config import load_settings
     from ...store.embedded import EmbeddedServer
 
     try:
         settings = load_settings(home=home, url=url)
+        if model:
+            settings = replace(settings, chat_model=model)
         server = None
         if not settings.graph_url:
             # Start the embedded server first: it loads the store while the (slow) imports

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,6 +16,7 @@ from ...errors import CitegraphError, RuntimeFailure
 from .common import (
     HomeOpt,
     JsonOpt,
+    ModelOpt,
     UrlOpt,
     app,
     err,
@@ -135,6 +137,7 @@ def serve(
     ] = 1,
     home: HomeOpt = None,
     url: UrlOpt = None,
+    model: ModelOpt = None,
 ) -> None:
     """Serve the HTTP API (OpenAPI at /docs). Every call but /v1/health needs a bearer token
     from `citegraph token create`. Binds to loopback unless told otherwise, and will not bind
@@ -142,9 +145,11 @@ def serve(
     import uvicorn
 
     from ..http import TokenFile, create_app
-    from ..http.asgi import chat_from_environment, serving
+    from ..http.asgi import serving
 
     settings = serving(load_settings(home=home, url=url))
+    if model:
+        settings = replace(settings, chat_model=model)
     tokens = TokenFile(settings.tokens_path)
     try:
         count = len(tokens.records())
@@ -174,7 +179,7 @@ def serve(
             + (f", {workers} workers" if workers > 1 else "")
         )
         if workers == 1:
-            api = create_app(ws, tokens, chat_from_environment())
+            api = create_app(ws, tokens)
             uvicorn.run(api, host=host, port=port, log_level="warning", access_log=False)
             return
         # Each worker reads its settings from the environment, as this process resolved them.
@@ -182,6 +187,8 @@ def serve(
         os.environ["CITEGRAPH_TOKENS_FILE"] = str(settings.tokens_path)
         if settings.graph_url:
             os.environ["CITEGRAPH_GRAPH_URL"] = settings.graph_url
+        if settings.chat_model:
+            os.environ["CITEGRAPH_CHAT_MODEL"] = settings.chat_model
         uvicorn.run(
             "citegraph.surfaces.http.asgi:from_environment",
             factory=True,
@@ -207,10 +214,11 @@ def mcp(
     ] = None,
     home: HomeOpt = None,
     url: UrlOpt = None,
+    model: ModelOpt = None,
 ) -> None:
     """Run the MCP server on stdio (tools: memory_context, memory_remember, answer,
     check_answer). Point an MCP client at `citegraph mcp --scope NAME`."""
     from ..mcp import build_server
 
-    with open_workspace(home, url) as ws:
+    with open_workspace(home, url, model) as ws:
         build_server(ws, scope or ["default"]).run("stdio")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import socket
 from dataclasses import replace
 
@@ -12,7 +11,6 @@ from fastapi import FastAPI
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ...config import Settings, load_settings
-from ...models.chat import ChatModel
 from ...service.tokens import TokenFile
 from ...workspace import Workspace
 from .app import create_app
@@ -27,22 +25,12 @@ def serving(settings: Settings) -> Settings:
     )
 
 
-def chat_from_environment() -> ChatModel | None:
-    if not os.environ.get("CITEGRAPH_CHAT_MODEL"):
-        return None  # the offline extractive answerer
-    from ...models.openai_chat import OpenAIChat
-
-    return OpenAIChat()
-
-
 def from_environment() -> FastAPI:
     """The app for one worker process, configured by CITEGRAPH_* (set by `citegraph serve`);
     it opens a workspace of its own and closes it when the worker stops."""
     settings = serving(load_settings())
     workspace = Workspace(settings)
-    return create_app(
-        workspace, TokenFile(settings.tokens_path), chat_from_environment(), close_at_shutdown=True
-    )
+    return create_app(workspace, TokenFile(settings.tokens_path), close_at_shutdown=True)
 
 
 class NoDelayH11(H11Protocol):
