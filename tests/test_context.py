@@ -134,10 +134,19 @@ def test_an_empty_scope_is_nothing_stored(scope: Scope) -> None:
 
 
 def test_the_active_policy_and_limits_are_reported(northwind: Scope) -> None:
+    northwind.ingest(
+        b"Northwind Retail reports a second problem: the export times out at noon.",
+        name="ticket-4472.txt",
+    )
     policy = citegraph.TraversalPolicy(relation_types=frozenset({"REPORTED_BUG_IN"}), fanout=1)
-    evidence = northwind.context("What does Northwind Retail report?", k=1, hops=3, policy=policy)
+    question = "What does Northwind Retail report?"
+    evidence = northwind.context(question, k=1, hops=3, policy=policy)
     assert evidence.policy is policy
     assert len(evidence.items) == 1
+    # More than one passage was found and one was kept: the k limit says so.
+    assert "k" in evidence.limits_reached and evidence.omitted_items >= 1
+    roomy = northwind.context(question, k=8, hops=3, policy=policy)
+    assert "k" not in roomy.limits_reached and len(roomy.items) >= 2
 
 
 @pytest.mark.parametrize(
@@ -153,7 +162,10 @@ def test_the_active_policy_and_limits_are_reported(northwind: Scope) -> None:
 )
 def test_hostile_questions_work_and_break_nothing(northwind: Scope, question: str) -> None:
     evidence = northwind.context(question)
-    assert evidence.verdict.state in set(VerdictState)
+    # Taken as words, never as query syntax: no stage failed on it (that would read
+    # could_not_judge), and what it holds nothing about is named, not an error.
+    assert evidence.verdict.state is not VerdictState.COULD_NOT_JUDGE, evidence.verdict.detail
+    assert evidence.verdict.stage is None or evidence.verdict.state is VerdictState.GROUNDED
     after = northwind.context("What does Northwind Retail report about the invoice export?")
     assert after.verdict.state is VerdictState.GROUNDED
 

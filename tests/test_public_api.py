@@ -45,4 +45,10 @@ def test_one_exception_tree() -> None:
 
 
 def test_version_is_the_installed_one() -> None:
-    assert citegraph.__version__ == "0.1.0"
+    import tomllib
+    from importlib.metadata import version
+
+    from helpers import ROOT
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert citegraph.__version__ == version("citegraph") == declared

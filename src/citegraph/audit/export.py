@@ -17,6 +17,7 @@ from ..answer.types import (
     Receipt,
     RefusalReason,
     Wording,
+    wording_of,
 )
 from ..errors import UsageError
 from ..retrieve.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
@@ -131,6 +132,15 @@ def _from_citation(d: dict[str, Any]) -> Citation:
     )
 
 
+def _from_claim(c: dict[str, Any]) -> Claim:
+    text = _get(c, "text", str)
+    citations = tuple(_from_citation(x) for x in _get(c, "citations", list))
+    # Documents written before claims said whose words they are: judged by their text.
+    said = Wording(_get(c, "wording", str)) if "wording" in c else wording_of(text, citations)
+    evidence_ids = tuple(_get(x, "evidence", str) for x in c["citations"])
+    return Claim(text, citations, evidence_ids, said)
+
+
 def to_json(answer: Answer, version: str = "") -> str:
     return json.dumps(to_document(answer, version), ensure_ascii=False, indent=2)
 
@@ -215,15 +225,7 @@ def from_document(d: Any) -> Answer:
             policy=TraversalPolicy(),
         )
         r = d["receipt"]
-        claims = tuple(
-            Claim(
-                _get(c, "text", str),
-                tuple(_from_citation(x) for x in _get(c, "citations", list)),
-                tuple(_get(x, "evidence", str) for x in c["citations"]),
-                Wording(_get(c, "wording", str)),
-            )
-            for c in _get(d, "claims", list)
-        )
+        claims = tuple(_from_claim(c) for c in _get(d, "claims", list))
         return Answer(
             question=_get(d, "question", str),
             disposition=Disposition(d["disposition"]),
