@@ -160,7 +160,7 @@ def test_context_for_people_and_for_scripts(home: str, tmp_path: Path) -> None:
     code, _, err = _run("context", "the of and", "--home", home)
     assert code == 1 and "no content words" in err
     code, _, err = _run("context", "anything?", "--home", home, "--hops", "4")
-    assert code == 1 and "hops" in err
+    assert code == 2 and "hops" in err  # a command-line mistake (issue 12)
 
 
 def test_ask_answers_with_verified_quotes_or_refuses(home: str, tmp_path: Path) -> None:

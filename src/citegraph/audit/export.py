@@ -10,6 +10,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from ..answer.followup import Rewrite, RewriteOutcome
 from ..answer.types import (
     Answer,
     Claim,
@@ -132,6 +133,33 @@ def _from_citation(d: dict[str, Any]) -> Citation:
     )
 
 
+def _rewrite(rewrite: Rewrite | None) -> dict[str, Any] | None:
+    """A follow-up question rewritten to stand alone: what was asked, and what was searched."""
+    if rewrite is None:
+        return None
+    return {
+        "original": rewrite.original,
+        "question": rewrite.question,
+        "outcome": rewrite.outcome.value,
+        "turnsUsed": rewrite.turns_used,
+        "turnsDropped": rewrite.turns_dropped,
+    }
+
+
+def _from_rewrite(d: Any) -> Rewrite | None:
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise ValueError("'rewrite' must be an object or null")
+    return Rewrite(
+        _get(d, "original", str),
+        _get(d, "question", str),
+        RewriteOutcome(_get(d, "outcome", str)),
+        _get(d, "turnsUsed", int),
+        _get(d, "turnsDropped", int),
+    )
+
+
 def _from_claim(c: dict[str, Any]) -> Claim:
     text = _get(c, "text", str)
     citations = tuple(_from_citation(x) for x in _get(c, "citations", list))
@@ -155,6 +183,7 @@ def to_document(answer: Answer, version: str = "") -> dict[str, Any]:
         "version": version,
         "createdAt": datetime.now(UTC).isoformat(timespec="seconds"),
         "question": answer.question,
+        "rewrite": _rewrite(answer.rewrite),
         "disposition": answer.disposition.value,
         "text": answer.text,
         "reason": answer.reason.value if answer.reason else None,
@@ -243,6 +272,7 @@ def from_document(d: Any) -> Answer:
             reason=RefusalReason(d["reason"]) if d["reason"] else None,
             detail=_get(d, "detail", str),
             problems=_strings(d, "problems"),
+            rewrite=_from_rewrite(d.get("rewrite")),
         )
     except UsageError:
         raise

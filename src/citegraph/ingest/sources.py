@@ -34,7 +34,8 @@ def media_type_for(name: str, data: bytes | None = None) -> str:
         return "application/pdf" if data.startswith(b"%PDF-") else "text/plain"
     raise InvalidDocument(
         f"{name}: unsupported file type {suffix or '(no suffix)'!r}; citegraph ingests "
-        f"{', '.join(sorted(MEDIA_TYPES))} (or pass media_type= explicitly)"
+        f"{', '.join(sorted(MEDIA_TYPES))}; to read it as text anyway: --type text/plain on the "
+        "command line, media_type='text/plain' in Python"
     )
 
 

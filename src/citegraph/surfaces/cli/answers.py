@@ -9,42 +9,27 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ...errors import UsageError
+from ...limits import DEFAULT_K
 from .common import (
     HomeOpt,
     JsonOpt,
+    KOpt,
     ModelOpt,
     ScopeOpt,
     UrlOpt,
     app,
+    empty_scope_hint,
     err,
     escape,
     fail,
     open_workspace,
     out,
-    page_label,
     print_json,
 )
+from .printing import print_answer
 
 if TYPE_CHECKING:
     from ...answer.followup import Turn
-    from ...answer.types import Answer
-
-
-def _print_answer(answer: Answer) -> None:
-    if answer.disposition.value == "answered":
-        out.print(
-            f"[bold green]answered[/] by {answer.receipt.answerer}: {escape(answer.text or '')}"
-        )
-        for claim in answer.claims:
-            for c in claim.citations:
-                pages = page_label(c.page, c.end_page)
-                out.print(
-                    f"  [{', '.join(claim.evidence_ids)}] {c.document_id} bytes "
-                    f"[{c.start_byte}, {c.end_byte}){pages}: “{escape(' '.join(c.quote.split()))}”"
-                )
-    else:
-        reason = answer.reason.value if answer.reason else "refused"
-        out.print(f"[bold red]refused[/] ({reason}): {escape(answer.detail)}")
 
 
 @app.command()
@@ -54,7 +39,7 @@ def ask(
     home: HomeOpt = None,
     url: UrlOpt = None,
     as_json: JsonOpt = False,
-    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+    k: KOpt = DEFAULT_K,
     export: Annotated[
         Path | None,
         typer.Option("--export", help="Also write the answer as a citegraph-answer/1 document."),
@@ -70,12 +55,20 @@ def ask(
 
     with open_workspace(home, url, model) as ws:
         answer = ws.scope(scope).ask(question, k=k)
+        if answer.reason is not None and answer.reason.value == "no-evidence":
+            empty_scope_hint(ws, scope)
     if export is not None:
-        export.write_text(to_json(answer), encoding="utf-8")
+        try:
+            export.write_text(to_json(answer), encoding="utf-8")
+        except OSError as exc:
+            fail(f"{export}: cannot write: {exc.strerror}", 1)
+        err.print(
+            f"wrote {escape(str(export))} (check it with `citegraph check {escape(str(export))}`)"
+        )
     if as_json:
         print_json(to_json(answer))  # the same document as --export
     else:
-        _print_answer(answer)
+        print_answer(answer, out)
     if answer.disposition.value != "answered":
         raise typer.Exit(4)
 
@@ -85,7 +78,7 @@ def chat(
     scope: ScopeOpt = "default",
     home: HomeOpt = None,
     url: UrlOpt = None,
-    k: Annotated[int, typer.Option("--k", help="How many evidence items (1 to 50).")] = 8,
+    k: KOpt = DEFAULT_K,
     model: ModelOpt = None,
 ) -> None:
     """Ask questions one after another; follow-ups ("what does he ...") are rewritten from the
@@ -111,7 +104,7 @@ def chat(
                 continue
             if answer.rewrite is not None and answer.rewrite.question != question:
                 out.print(f"[dim](asked as: {escape(answer.rewrite.question)})[/]")
-            _print_answer(answer)
+            print_answer(answer, out)
             history.append(Turn(question, answer.text or ""))
 
 

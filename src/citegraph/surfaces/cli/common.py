@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape as _markup_escape
 
 from ...errors import CitegraphError, RuntimeFailure
+from ...limits import MAX_HOPS, MAX_K
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
     from ...types import Document, IngestResult
@@ -60,6 +61,17 @@ UrlOpt = Annotated[
 ]
 DocArg = Annotated[str, typer.Argument(help="Document id or name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+# Out of bounds is a command-line mistake (exit 2), said by the option itself.
+KOpt = Annotated[
+    int,
+    typer.Option("--k", min=1, max=MAX_K, help=f"How many evidence items (1 to {MAX_K})."),
+]
+HopsOpt = Annotated[
+    int,
+    typer.Option(
+        "--hops", min=0, max=MAX_HOPS, help=f"Graph steps from the seeds (0 to {MAX_HOPS})."
+    ),
+]
 ModelOpt = Annotated[
     str | None,
     typer.Option(
@@ -195,3 +207,19 @@ def page_label(page: int | None, end_page: int | None) -> str:
 
     pages = page_range(page, end_page)
     return f", {'pp.' if '-' in pages else 'p.'} {pages}" if pages else ""
+
+
+def empty_scope_hint(ws: Workspace, scope: str) -> None:
+    """A scope that holds nothing is most often a mistyped --scope: say so, and name the
+    scopes that hold something (on stderr; --json output stays as it is)."""
+    try:
+        if ws.scope(scope).documents():
+            return
+        others = [name for name in ws.scopes() if name != scope]
+    except CitegraphError:
+        return  # the hint is a courtesy; the command's own result stands
+    said = f"scope {scope!r} holds no documents"
+    said += (
+        f"; scopes that do: {', '.join(others)}" if others else "; this store holds no scope yet"
+    )
+    err.print(f"[yellow]note:[/] {escape(said)} (see `citegraph scopes`)")

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from ...errors import CitegraphError, RuntimeFailure
 from .common import app, fail, out
+from .printing import print_answer
 
 SAMPLE_SCOPE = "sample"
 DEMO_CHUNK_BYTES = 300
@@ -68,17 +69,7 @@ def run(home: Path, console: Console | None = None) -> None:
         for question in DEMO_QUESTIONS:
             answer = scope.ask(question)
             console.print(f"\n[bold]ask:[/] {question}")
-            if answer.disposition.value == "answered":
-                console.print(f"  answered by the {answer.receipt.answerer} answerer:")
-                for citation in answer.citations:
-                    flat = " ".join(citation.quote.split())
-                    console.print(
-                        f"  “{flat}”  ({citation.document_id}, bytes "
-                        f"[{citation.start_byte}, {citation.end_byte}), verified)"
-                    )
-            else:
-                reason = answer.reason.value if answer.reason else "refused"
-                console.print(f"  refused ({reason}): {answer.detail}")
+            print_answer(answer, console)
         console.print("\nMore: `citegraph --help`.")
 
 

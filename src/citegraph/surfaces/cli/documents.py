@@ -10,14 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ...errors import CitegraphError, RuntimeFailure
+from ...limits import DEFAULT_HOPS, DEFAULT_K
 from .common import (
     DocArg,
     HomeOpt,
+    HopsOpt,
     JsonOpt,
+    KOpt,
     ScopeOpt,
     UrlOpt,
     app,
     doc_json,
+    empty_scope_hint,
     err,
     escape,
     fail,
@@ -43,6 +47,15 @@ def ingest(
     home: HomeOpt = None,
     url: UrlOpt = None,
     as_json: JsonOpt = False,
+    media_type: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            help="Read every file given as this media type (text/plain, text/markdown, "
+            "application/pdf), whatever its suffix: a .log or .yaml as text, say. Files in "
+            "folders with other suffixes are still skipped.",
+        ),
+    ] = None,
     origin_kind: Annotated[
         str | None,
         typer.Option(
@@ -62,9 +75,11 @@ def ingest(
     from rich.table import Table
 
     from ...ingest.pipeline import DocumentGroups
-    from ...ingest.sources import expand
+    from ...ingest.sources import SUPPORTED_TYPES, expand
     from ...types import TextOrigin
 
+    if media_type is not None and media_type not in SUPPORTED_TYPES:
+        fail(f"--type {media_type}: one of {', '.join(SUPPORTED_TYPES)}", 2)
     if (origin_kind is None) != (origin_source is None):
         fail("--origin-kind and --origin-source go together", 2)
     origin = (
@@ -105,7 +120,7 @@ def ingest(
             for file in files:
                 bar.update(task, description=escape(file.name[-40:]))
                 try:
-                    parsed = target.parse_file(file, origin=origin)
+                    parsed = target.parse_file(file, origin=origin, media_type=media_type)
                 except CitegraphError as exc:
                     failures.append((file.name, str(exc)))
                     bar.advance(task, file.path.stat().st_size)
@@ -151,7 +166,12 @@ def ingest(
         for _name, message in failures:
             err.print(f"[bold red]error:[/] {escape(message)}")
         if skipped:
-            err.print(f"skipped {len(skipped)} file(s) of unsupported types")
+            shown = ", ".join(escape(str(p)) for p in skipped[:10])
+            more = f" and {len(skipped) - 10} more" if len(skipped) > 10 else ""
+            err.print(
+                f"skipped {len(skipped)} file(s) of unsupported types: {shown}{more} "
+                "(--type text/plain reads a file given by name as text)"
+            )
     if failures:
         raise typer.Exit(1)
 
@@ -163,6 +183,8 @@ def docs(
     """List the documents of a scope."""
     with open_workspace(home, url) as ws:
         documents = ws.scope(scope).documents()
+        if not documents:
+            empty_scope_hint(ws, scope)
     if as_json:
         print_json(json.dumps([doc_json(d) for d in documents]))
         return
@@ -273,8 +295,8 @@ def context(
     home: HomeOpt = None,
     url: UrlOpt = None,
     as_json: JsonOpt = False,
-    k: Annotated[int, typer.Option("--k", help="How many items to return (1 to 50).")] = 8,
-    hops: Annotated[int, typer.Option("--hops", help="Graph steps from the seeds (0 to 3).")] = 2,
+    k: KOpt = DEFAULT_K,
+    hops: HopsOpt = DEFAULT_HOPS,
 ) -> None:
     """Gather the cited evidence for a question and say whether the store covers it.
 
@@ -283,6 +305,8 @@ def context(
     could_not_judge (a stage could not run)."""
     with open_workspace(home, url) as ws:
         evidence = ws.scope(scope).context(question, k=k, hops=hops)
+        if evidence.verdict.state.value == "nothing_stored":
+            empty_scope_hint(ws, scope)
     if as_json:
         print_json(json.dumps(_evidence_json(evidence)))
         return
