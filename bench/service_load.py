@@ -96,12 +96,12 @@ def main() -> int:
                 )
                 baseline = questions[:: max(1, len(questions) // args.baseline_questions)]
                 for q in baseline[:20]:  # warm-up
-                    http.post("/v1/memory/context", json={"scope": SCOPE, "query": q})
+                    http.post("/v1/memory/context", json={"scope": SCOPE, "question": q})
                 http_one: list[float] = []
                 for q in baseline:
                     t0 = time.perf_counter()
                     http.post(
-                        "/v1/memory/context", json={"scope": SCOPE, "query": q}
+                        "/v1/memory/context", json={"scope": SCOPE, "question": q}
                     ).raise_for_status()
                     http_one.append((time.perf_counter() - t0) * 1000)
             in_process: list[float] = []
@@ -129,7 +129,7 @@ def main() -> int:
                         t0 = time.perf_counter()
                         try:
                             reply = client.post(
-                                "/v1/memory/context", json={"scope": SCOPE, "query": q}
+                                "/v1/memory/context", json={"scope": SCOPE, "question": q}
                             )
                             ok = reply.status_code == 200 and reply.json()["ok"] is True
                             problem = "" if ok else f"{reply.status_code} {reply.text[:200]}"

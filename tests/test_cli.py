@@ -35,7 +35,7 @@ def test_ingest_docs_show_delete_round_trip(home: str, tmp_path: Path) -> None:
     code, out, _ = _run("ingest", str(folder), "--home", home, "--scope", "cli", "--json")
     assert code == 0
     report = json.loads(out)
-    assert [r["name"] for r in report["results"]] == ["notes/a.md", "notes/sub/b.txt"]
+    assert [r["document"]["name"] for r in report["results"]] == ["notes/a.md", "notes/sub/b.txt"]
     assert {r["status"] for r in report["results"]} == {"created"}
     assert report["skipped"] == [str(folder.resolve() / "image.png")]
 
@@ -48,7 +48,7 @@ def test_ingest_docs_show_delete_round_trip(home: str, tmp_path: Path) -> None:
 
     code, out, _ = _run("show", "notes/a.md", "--home", home, "--scope", "cli", "--json")
     shown = json.loads(out)
-    assert shown["chunks"][0]["start_byte"] == 0
+    assert shown["chunks"][0]["startByte"] == 0
     assert "".join(c["text"] for c in shown["chunks"]) == "# Title\n\nFirst paragraph.\n"
 
     code, out, _ = _run("show", docs[0]["id"], "--home", home, "--scope", "cli")
@@ -64,7 +64,7 @@ def test_pdf_pages_in_show(home: str) -> None:
     pdf = dataset("pdfs/pypdf__Seige_of_Vicksburg_Sample_OCR.pdf")
     assert _run("ingest", str(pdf), "--home", home)[0] == 0
     _code, out, _ = _run("show", pdf.name, "--home", home, "--json")
-    pages = [(c["page"], c["end_page"]) for c in json.loads(out)["chunks"]]
+    pages = [(c["page"], c["endPage"]) for c in json.loads(out)["chunks"]]
     assert pages[0][0] == 1 and pages[-1][1] == 6
 
 

@@ -85,7 +85,7 @@ def test_an_unsupported_suffix_names_the_option_and_skipped_files_are_named(
     assert "media_type=" not in err.replace("media_type='text/plain' in Python", "")
     code, out, err = _run("ingest", str(config), "--home", home, "--type", "text/plain", "--json")
     assert code == 0, err
-    assert json.loads(out)["results"][0]["document"]["media_type"] == "text/plain"
+    assert json.loads(out)["results"][0]["document"]["mediaType"] == "text/plain"
     code, _, err = _run("ingest", str(config), "--home", home, "--type", "image/png")
     assert code == 2 and "--type image/png" in err
     folder = tmp_path / "repo"

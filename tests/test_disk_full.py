@@ -74,7 +74,7 @@ def test_an_upload_that_failed_on_a_full_disk_is_never_listed(tmp_path: Path) ->
         listed = http.get("/v1/documents", params={"scope": "s"}, headers=auth)
         assert listed.status_code == 503 and listed.json()["error"]["code"] == "store_not_saving"
         asked = http.post(
-            "/v1/memory/context", json={"scope": "s", "query": "Port 3 ledger?"}, headers=auth
+            "/v1/memory/context", json={"scope": "s", "question": "Port 3 ledger?"}, headers=auth
         )
         assert asked.status_code == 503, asked.text
         with pytest.raises(StoreNotSaving, match="nothing is listed"):

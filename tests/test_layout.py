@@ -48,7 +48,8 @@ def _imported(module: str, path: Path) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*anchor, *([node.module] if node.module else [])])
             targets.update(f"{base}.{a.name}" for a in node.names)
-            targets.add(base)
+            if node.module:  # `from . import x` needs x, not the package that holds it
+                targets.add(base)
     resolved = set()
     for target in targets:
         while target and target not in MODULES:

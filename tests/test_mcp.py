@@ -61,7 +61,7 @@ async def _conversation(home: Path) -> dict[str, Any]:
         seen["grounded"] = _structured(
             await client.call_tool(
                 "memory_context",
-                {"query": "What does Northwind Retail report about the invoice export?"},
+                {"question": "What does Northwind Retail report about the invoice export?"},
             )
         )
         seen["answer"] = _structured(
@@ -86,13 +86,13 @@ async def _conversation(home: Path) -> dict[str, Any]:
             await client.call_tool("check_answer", {"answer": tampered})
         )
         seen["other_scope"] = await client.call_tool(
-            "memory_context", {"query": "invoice export", "scope": "agent-b"}
+            "memory_context", {"question": "invoice export", "scope": "agent-b"}
         )
         seen["closed_scope"] = await client.call_tool(
-            "memory_context", {"query": "invoice export", "scope": "not-open"}
+            "memory_context", {"question": "invoice export", "scope": "not-open"}
         )
-        seen["bad_k"] = await client.call_tool("memory_context", {"query": "invoice", "k": 500})
-        seen["too_long"] = await client.call_tool("memory_context", {"query": "invoice " * 300})
+        seen["bad_k"] = await client.call_tool("memory_context", {"question": "invoice", "k": 500})
+        seen["too_long"] = await client.call_tool("memory_context", {"question": "invoice " * 300})
         # The HTTP caps hold here too (security review, issue 11, item 11).
         many = [{"name": f"Entity {n}", "type": "Thing"} for n in range(201)]
         seen["too_many"] = await client.call_tool(
@@ -109,17 +109,17 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     tools = seen["tools"]
     assert set(tools) == {"memory_context", "memory_remember", "answer", "check_answer"}
     rules = tools["memory_context"].description
-    for rule in ("grounding.state", "grounded", "citation", "I don't know"):
+    for rule in ("verdict.state", "grounded", "citation", "I don't know"):
         assert rule in rules
     assert "refus" in tools["answer"].description
 
-    assert seen["remember"]["mentions_located"] == 2
-    assert seen["remember"]["relations_grounded"] == 1
+    assert seen["remember"]["mentionsLocated"] == 2
+    assert seen["remember"]["relationsGrounded"] == 1
     # Not in the passage, so not stored, and said so.
     assert seen["remember"]["unlocated"] == ["passage 1: mention 'Contoso' is not in its text"]
 
     grounded = seen["grounded"]
-    assert grounded["grounding"]["state"] == "grounded"
+    assert grounded["verdict"]["state"] == "grounded"
     assert any("currency column" in item["text"] for item in grounded["items"])
 
     assert seen["answer"]["disposition"] == "answered"
@@ -127,15 +127,15 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     assert refusal["disposition"] == "refused" and refusal["reason"] == "no-evidence"
     assert refusal["text"] is None
 
-    assert seen["check"]["valid"] is True and seen["check"]["checked_against_store"] is True
+    assert seen["check"]["valid"] is True and seen["check"]["checkedAgainstStore"] is True
     assert seen["check_tampered"]["valid"] is False and seen["check_tampered"]["problems"]
 
     other = _structured(seen["other_scope"])  # open to this server, but empty: says so
-    assert other["grounding"]["state"] == "nothing_stored" and other["items"] == []
+    assert other["verdict"]["state"] == "nothing_stored" and other["items"] == []
     closed = seen["closed_scope"]
     assert closed.is_error is True and "not open to this server" in closed.content[0].text
     assert seen["bad_k"].is_error is True
     assert seen["too_many"].is_error is True and "200" in seen["too_many"].content[0].text
     assert seen["long_source"].is_error is True
     too_long = seen["too_long"]
-    assert too_long.is_error is True and "query: 2,400 characters" in too_long.content[0].text
+    assert too_long.is_error is True and "question: 2,400 characters" in too_long.content[0].text

@@ -94,7 +94,10 @@ def test_a_folder_ingest_reports_the_bad_pdf_and_goes_on(tmp_path: Path) -> None
     report = json.loads(done.stdout)
     assert [e["name"] for e in report["errors"]] == ["in/a-cyclic.pdf"]
     assert "pdf-unreadable" in report["errors"][0]["message"]
-    assert sorted(r["name"] for r in report["results"]) == ["in/b-good.pdf", "in/c-notes.txt"]
+    assert sorted(r["document"]["name"] for r in report["results"]) == [
+        "in/b-good.pdf",
+        "in/c-notes.txt",
+    ]
 
 
 def _bomb(megabytes: int) -> bytes:

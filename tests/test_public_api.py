@@ -32,7 +32,7 @@ def test_the_http_package_exports_what_it_lists() -> None:
     import citegraph.surfaces.http as http
 
     public = {n for n in dir(http) if not n.startswith("_")}
-    modules = {"app", "guard", "schemas", "uploads"}
+    modules = {"app", "bodies", "guard", "uploads"}
     assert set(http.__all__) == public - modules
 
 

@@ -68,21 +68,21 @@ def test_the_documented_curl_examples(served: tuple[Served, str, Path]) -> None:
 
     stored = curl(server, token, shown["remember"])
     assert stored["ok"] is True
-    assert stored["mentions_located"] == 2 and stored["relations_grounded"] == 1
+    assert stored["mentionsLocated"] == 2 and stored["relationsGrounded"] == 1
 
     grounded = curl(server, token, shown["grounded"])
-    assert grounded["ok"] is True and grounded["grounding"]["state"] == "grounded"
+    assert grounded["ok"] is True and grounded["verdict"]["state"] == "grounded"
     assert any("currency column" in item["text"] for item in grounded["items"])
     assert all(item["citation"] for item in grounded["items"])
 
     related = curl(server, token, shown["related"])
-    assert related["ok"] is True and related["grounding"]["state"] == "related"
-    assert "deadline" in related["grounding"]["uncovered"]
+    assert related["ok"] is True and related["verdict"]["state"] == "related"
+    assert "deadline" in related["verdict"]["uncovered"]
 
     unknown = curl(server, token, shown["not-grounded"])
-    state = unknown["grounding"]["state"]
+    state = unknown["verdict"]["state"]
     assert state == "nothing_stored" or (
-        state == "related" and {"contoso", "payroll"} & set(unknown["grounding"]["uncovered"])
+        state == "related" and {"contoso", "payroll"} & set(unknown["verdict"]["uncovered"])
     )
 
     answered = curl(server, token, shown["answer"])["answer"]
@@ -94,13 +94,13 @@ def test_the_documented_curl_examples(served: tuple[Served, str, Path]) -> None:
         json={"answer": answered, "scope": "rag-intro"},
         timeout=60,
     ).json()
-    assert checked["valid"] is True and checked["checked_against_store"] is True
+    assert checked["valid"] is True and checked["checkedAgainstStore"] is True
 
 
 def test_a_revoked_token_is_refused_without_a_restart(served: tuple[Served, str, Path]) -> None:
     server, _, home = served
     token = make_token(home, "rag-intro", rights="read")
-    ask = {"scope": "rag-intro", "query": "invoice export"}
+    ask = {"scope": "rag-intro", "question": "invoice export"}
     headers = {"Authorization": f"Bearer {token}"}
     allowed = httpx.post(server.url + "/v1/memory/context", json=ask, headers=headers)
     assert allowed.status_code == 200
@@ -165,9 +165,9 @@ def test_several_workers_share_one_store_and_stop_cleanly(tmp_path: Path) -> Non
             reply = httpx.post(
                 server.url + "/v1/memory/context",
                 headers=headers,
-                json={"scope": "w", "query": "When was the wall rebuilt?"},
+                json={"scope": "w", "question": "When was the wall rebuilt?"},
             )
-            assert reply.status_code == 200 and reply.json()["grounding"]["state"] == "grounded"
+            assert reply.status_code == 200 and reply.json()["verdict"]["state"] == "grounded"
     finally:
         server.stop()
     assert server.proc.returncode in (0, 143)

@@ -28,7 +28,7 @@ NORTHWIND = {
         }
     ],
 }
-QUESTION = {"scope": "h", "query": "What does Northwind Retail report about the invoice export?"}
+QUESTION = {"scope": "h", "question": "What does Northwind Retail report about the invoice export?"}
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -66,7 +66,7 @@ def _grounded_again(server: Served, token: str) -> bool:
     if reply.status_code == 503:  # loading, or the full-text index is being rebuilt
         return False
     assert reply.status_code == 200, reply.text
-    return bool(reply.json()["grounding"]["state"] == "grounded")
+    return bool(reply.json()["verdict"]["state"] == "grounded")
 
 
 def test_embedded_falkordb_killed_is_restarted_and_loses_nothing_acknowledged(

@@ -77,7 +77,7 @@ def _context(scope: str, who: str | None = None, headers: dict[str, str] | None 
         sent = headers if headers is not None else (bearer(w.tokens[who]) if who else {})
         name = {"A": w.a, "B": w.b}.get(scope, scope)
         return w.client.post(
-            "/v1/memory/context", headers=sent, json={"scope": name, "query": "fjord tariffs"}
+            "/v1/memory/context", headers=sent, json={"scope": name, "question": "fjord tariffs"}
         )
 
     return call
@@ -178,7 +178,7 @@ def test_health_needs_no_token_and_names_no_scope(world: World) -> None:
     assert response.json()["api"] == "ok" and response.json()["graph"]["state"] == "ok"
     assert world.a not in response.text and world.b not in response.text
     storage = response.json()["storage"]  # the embedded store's files, numbers only
-    assert storage["stored_bytes"] >= storage["tail_bytes"] >= 0
+    assert storage["storedBytes"] >= storage["tailBytes"] >= 0
     assert storage["compactions"] >= 0 and "/" not in response.text
 
 

@@ -42,7 +42,7 @@ def _post(client: TestClient, token: str, path: str, body: dict[str, object]):  
 )
 def test_bounds_name_the_field(client, field: str, value: object, words: str) -> None:  # type: ignore[no-untyped-def]
     http, token, scope = client
-    body = {"scope": scope, "query": "When was the wall rebuilt?", field: value}
+    body = {"scope": scope, "question": "When was the wall rebuilt?", field: value}
     reply = _post(http, token, "/v1/memory/context", body)
     assert reply.status_code == 422
     error = reply.json()["error"]
@@ -52,7 +52,7 @@ def test_bounds_name_the_field(client, field: str, value: object, words: str) ->
 
 def test_question_length_limit(client) -> None:  # type: ignore[no-untyped-def]
     http, token, scope = client
-    for path, key in (("/v1/memory/context", "query"), ("/v1/answers", "question")):
+    for path, key in (("/v1/memory/context", "question"), ("/v1/answers", "question")):
         reply = _post(http, token, path, {"scope": scope, key: "wall " * 401})
         assert reply.status_code == 422
         assert reply.json()["error"]["message"].startswith(f"{key}: 2,005 characters")
@@ -78,8 +78,8 @@ def test_history_turns_have_limits_too(client) -> None:  # type: ignore[no-untyp
 def test_missing_and_unknown_fields(client) -> None:  # type: ignore[no-untyped-def]
     http, token, scope = client
     missing = _post(http, token, "/v1/memory/context", {"scope": scope})
-    assert missing.status_code == 422 and "query: Field required" in missing.text
-    extra = _post(http, token, "/v1/memory/context", {"scope": scope, "query": "x", "kk": 3})
+    assert missing.status_code == 422 and "question: Field required" in missing.text
+    extra = _post(http, token, "/v1/memory/context", {"scope": scope, "question": "x", "kk": 3})
     assert extra.status_code == 422 and "kk" in extra.json()["error"]["message"]
     not_json = http.post(
         "/v1/memory/context",
@@ -125,7 +125,7 @@ def test_a_slow_request_times_out_with_504(workspace: Workspace, tmp_path) -> No
         started = time.monotonic()
         reply = http.post(
             "/v1/memory/context",
-            json={"scope": "limslow", "query": "anything"},
+            json={"scope": "limslow", "question": "anything"},
             headers={"Authorization": f"Bearer {token}"},
         )
         assert reply.status_code == 504 and reply.json()["error"]["code"] == "timeout"
@@ -147,7 +147,7 @@ def test_control_characters_in_a_question_are_refused(client, bad: str) -> None:
     """A NUL (or another control character) in a question was answered 200, grounded; no
     stored text can hold one, so it is the caller's mistake (security review, item 10)."""
     http, token, scope = client
-    for path, key in (("/v1/memory/context", "query"), ("/v1/answers", "question")):
+    for path, key in (("/v1/memory/context", "question"), ("/v1/answers", "question")):
         reply = _post(http, token, path, {"scope": scope, key: f"When was{bad} the wall rebuilt?"})
         assert reply.status_code == 422, reply.text
         error = reply.json()["error"]

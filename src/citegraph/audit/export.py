@@ -22,7 +22,7 @@ from ..answer.types import (
 )
 from ..errors import UsageError
 from ..retrieve.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
-from ..types import Citation, Grounding, TextOrigin
+from ..types import Citation, Grounding, TextOrigin, page_range
 
 FORMAT = "citegraph-answer/1"
 
@@ -68,9 +68,22 @@ def _from_origin(data: Any) -> TextOrigin | None:
     return TextOrigin(_get(data, "kind", str), _get(data, "source", str), _get(data, "method", str))
 
 
+EVIDENCE_FORMAT = "citegraph-evidence/1"
+
+
+def citation_label(item: EvidenceItem) -> str:
+    """How to cite an item in prose: its document, byte span and pages."""
+    where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
+    pages = page_range(item.page, item.end_page)
+    if pages:
+        where += f", page {pages}"
+    return where
+
+
 def _item(item: EvidenceItem) -> dict[str, Any]:
     return {
         "id": item.id,
+        "citation": citation_label(item),
         "documentId": item.document_id,
         "documentName": item.document_name,
         "chunkId": item.chunk_id,
@@ -208,18 +221,30 @@ def to_document(answer: Answer, version: str = "") -> dict[str, Any]:
             "retrievalMs": answer.receipt.retrieval_ms,
             "answerMs": answer.receipt.answer_ms,
         },
-        "evidence": {
-            "items": [_item(i) for i in evidence.items],
-            "context": [_item(i) for i in evidence.context],
-            "verdict": {
-                "state": evidence.verdict.state.value,
-                "uncovered": list(evidence.verdict.uncovered),
-                "matchedNames": list(evidence.verdict.matched_names),
-                "stage": evidence.verdict.stage,
-                "detail": evidence.verdict.detail,
-            },
-            "contentWords": list(evidence.content_words),
+        "evidence": evidence_json(evidence),
+    }
+
+
+def evidence_json(evidence: Evidence) -> dict[str, Any]:
+    """The citegraph-evidence/1 value: what `context` returns on every surface, and what an
+    answer document carries as the evidence it was written from."""
+    verdict = evidence.verdict
+    return {
+        "format": EVIDENCE_FORMAT,
+        "question": evidence.question,
+        "verdict": {
+            "state": verdict.state.value,
+            "uncovered": list(verdict.uncovered),
+            "matchedNames": list(verdict.matched_names),
+            "stage": verdict.stage,
+            "detail": verdict.detail,
         },
+        "items": [_item(i) for i in evidence.items],
+        "context": [_item(i) for i in evidence.context],
+        "contentWords": list(evidence.content_words),
+        "skipped": list(evidence.skipped),
+        "limitsReached": list(evidence.limits_reached),
+        "omittedItems": evidence.omitted_items,
     }
 
 
@@ -252,6 +277,10 @@ def from_document(d: Any) -> Answer:
             ),
             content_words=tuple(ev["contentWords"]),
             policy=TraversalPolicy(),
+            # Written since evidence became one value on every surface; absent before.
+            skipped=_strings(ev, "skipped") if "skipped" in ev else (),
+            limits_reached=_strings(ev, "limitsReached") if "limitsReached" in ev else (),
+            omitted_items=_get(ev, "omittedItems", int) if "omittedItems" in ev else 0,
         )
         r = d["receipt"]
         claims = tuple(_from_claim(c) for c in _get(d, "claims", list))

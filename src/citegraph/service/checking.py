@@ -13,10 +13,10 @@ from ..audit.store_check import check_against_store
 from ..errors import InvalidRequest
 from ..limits import MAX_CHECK_CITATIONS, MAX_CHECK_ITEM_BYTES
 from ..scope import Scope
-from .shapes import CheckResponse
+from .shapes import CheckOut
 
 
-def check_answer(document: dict[str, Any], target: Scope | None) -> CheckResponse:
+def check_answer(document: dict[str, Any], target: Scope | None) -> CheckOut:
     """The offline check of an exported answer; with a scope, each quote is also compared
     with the bytes stored there at its span."""
     answer = from_document(document)
@@ -33,7 +33,7 @@ def check_answer(document: dict[str, Any], target: Scope | None) -> CheckRespons
     problems = check(answer)
     if target is not None and not problems:
         problems = check_against_store(answer, target)
-    return CheckResponse(
+    return CheckOut(
         valid=not problems,
         disposition=answer.disposition.value,
         citations=len(answer.citations),

@@ -1,5 +1,10 @@
-"""The JSON shape of each value the service sends or takes: HTTP bodies (as the OpenAPI
-document shows them) and MCP tool results are built here, from the core's values, once."""
+"""One JSON shape per value, on every wire: the CLI's --json, the HTTP API (and its OpenAPI
+document), the MCP tools and the answer export all send these. camelCase names; a top-level
+value says what it is and its version in `format` (`citegraph-evidence/1`, ...).
+
+The evidence and the answer document are written by the core (audit/export.py) and described
+here: each reply is validated against its model, which forbids keys it does not describe, so
+the two cannot drift apart unnoticed. The other values are built here from the core's."""
 
 from __future__ import annotations
 
@@ -7,117 +12,54 @@ from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
-from ..extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
-from ..limits import (
-    DEFAULT_HOPS,
-    DEFAULT_K,
-    MAX_HOPS,
-    MAX_ITEMS,
-    MAX_K,
-    MAX_NAME,
-    MAX_SCOPE_NAME,
-    SCOPE_NAME_PATTERN,
-)
-from ..retrieve.evidence import Evidence, EvidenceItem
-from ..types import Document, IngestResult, page_range
-
-ScopeName = Field(
-    min_length=1,
-    max_length=MAX_SCOPE_NAME,
-    pattern=f"^{SCOPE_NAME_PATTERN}$",
-    description=(
-        f"Scope: 1 to {MAX_SCOPE_NAME} characters from A-Z a-z 0-9 _ -, starting with a letter "
-        "or digit."
-    ),
-)
+from ..answer.types import Answer
+from ..audit.export import evidence_json, to_document
+from ..extract.remember import RememberResult
+from ..retrieve.evidence import Evidence
+from ..store.health import GraphHealth
+from ..types import Chunk, Document, IngestResult
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Wire(BaseModel):
+    """camelCase on the wire, snake_case in Python; nothing undescribed gets through."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="forbid",
+    )
 
 
-class ErrorDetail(BaseModel):
+def wire(value: BaseModel) -> dict[str, Any]:
+    """The JSON-ready dict of a shape, as every surface sends it."""
+    return value.model_dump(mode="json", by_alias=True)
+
+
+class ErrorDetail(Wire):
     code: str = Field(description="A stable, machine-readable code, e.g. forbidden.")
     message: str = Field(description="What went wrong, and what to do about it.")
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(Wire):
     ok: Literal[False] = False
     error: ErrorDetail
 
 
-# -- memory -----------------------------------------------------------------------------------
-
-
-class EntityIn(Strict):
-    name: str = Field(min_length=1, max_length=MAX_NAME)
-    type: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class RelationIn(Strict):
-    source: str = Field(min_length=1, max_length=MAX_NAME)
-    target: str = Field(min_length=1, max_length=MAX_NAME)
-    type: str = Field(min_length=1, max_length=MAX_NAME)
-
-
-class FactsIn(Strict):
-    entities: list[EntityIn] = Field(default_factory=list, max_length=MAX_ITEMS)
-    relations: list[RelationIn] = Field(default_factory=list, max_length=MAX_ITEMS)
-
-
-class PassageIn(Strict):
-    text: str = Field(min_length=1)
-    mentions: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
-
-
-class RememberRequest(Strict):
-    scope: str = ScopeName
-    source: str = Field(min_length=1, max_length=MAX_NAME, description="Where these came from.")
-    facts: FactsIn = Field(default_factory=FactsIn)
-    passages: list[PassageIn] = Field(default_factory=list, max_length=MAX_ITEMS)
-
-
-class RelationOut(BaseModel):
-    source: str
-    target: str
-    type: str
-
-
-class RememberResponse(BaseModel):
-    ok: Literal[True] = True
-    documents: list[str] = Field(description="Ids of the documents the passages became.")
-    entities: int
-    mentions_located: int
-    relations_grounded: int
-    relations_asserted: list[RelationOut] = Field(
-        description="Relations stored as asserted: no one passage mentions both ends."
-    )
-    unlocated: list[str] = Field(description="Mentions not found in their passage: not stored.")
-
-
-class ContextRequest(Strict):
-    scope: str = ScopeName
-    query: str = Field(min_length=1, description="A standalone question in plain words.")
-    k: int = Field(
-        DEFAULT_K, ge=1, le=MAX_K, description=f"How many items to return (1 to {MAX_K})."
-    )
-    hops: int = Field(
-        DEFAULT_HOPS,
-        ge=0,
-        le=MAX_HOPS,
-        description=f"Graph steps from the seeds (0 to {MAX_HOPS}).",
-    )
-
-
-class TextOriginOut(BaseModel):
+class TextOriginOut(Wire):
     kind: str
     source: str
     method: str
 
 
-class ItemOut(BaseModel):
-    id: str
+# -- evidence (citegraph-evidence/1) ----------------------------------------------------------
+
+
+class ItemOut(Wire):
+    id: str = Field(description="E1, E2, ...: what a citation names.")
     citation: str = Field(description="Document, byte span and pages: quote it with the fact.")
     document_id: str
     document_name: str
@@ -133,7 +75,7 @@ class ItemOut(BaseModel):
     citable: bool
 
 
-class GroundingOut(BaseModel):
+class VerdictOut(Wire):
     state: Literal["grounded", "related", "uncited", "nothing_stored", "could_not_judge"]
     uncovered: list[str] = Field(description="Question words nothing that came back covers.")
     matched_names: list[str]
@@ -141,64 +83,126 @@ class GroundingOut(BaseModel):
     detail: str
 
 
-class ContextResponse(BaseModel):
-    ok: Literal[True] = True
-    query: str
-    grounding: GroundingOut
+class EvidenceOut(Wire):
+    format: Literal["citegraph-evidence/1"] = "citegraph-evidence/1"
+    question: str
+    verdict: VerdictOut = Field(description="Read its state before the items.")
     items: list[ItemOut] = Field(description="Cited passages, best first.")
-    context: list[ItemOut] = Field(description="Shown to help reading; not citable.")
+    context: list[ItemOut] = Field(description="Shown to help reading; never citable.")
     content_words: list[str]
     skipped: list[str] = Field(description="Stages skipped, and why (e.g. no embedding model).")
-    limits_reached: list[str]
+    limits_reached: list[str] = Field(description="k, budget, fanout or hops, when one cut.")
     omitted_items: int
 
 
-# -- answers ----------------------------------------------------------------------------------
+def evidence_shape(evidence: Evidence) -> EvidenceOut:
+    return EvidenceOut.model_validate(evidence_json(evidence))
 
 
-class TurnIn(Strict):
-    question: str = Field(min_length=1)
-    answer: str = ""
+# -- answers (citegraph-answer/1, the export) -------------------------------------------------
 
 
-class AnswerRequest(Strict):
-    scope: str = ScopeName
-    question: str = Field(min_length=1)
-    history: list[TurnIn] = Field(
-        default_factory=list, max_length=50, description="Earlier turns, oldest first."
+class CitationOut(Wire):
+    evidence: str
+    document_id: str
+    chunk_id: str
+    start_byte: int
+    end_byte: int
+    quote: str = Field(description="The stored bytes at the span (not the model's copy).")
+    grounding: Literal["source", "chunk"]
+    page: int | None
+    end_page: int | None
+    text_origin: TextOriginOut | None
+
+
+class ClaimOut(Wire):
+    text: str
+    wording: Literal["quoted", "model"] = Field(
+        description="quoted: the text is its quotes (checked); model: a model's own words."
     )
-    k: int = Field(DEFAULT_K, ge=1, le=MAX_K)
-    hops: int = Field(DEFAULT_HOPS, ge=0, le=MAX_HOPS)
+    citations: list[CitationOut]
 
 
-class AnswerResponse(BaseModel):
-    ok: Literal[True] = True
-    answer: dict[str, Any] = Field(
-        description="A citegraph-answer/1 document: answered with verified citations, or "
-        "refused with a reason. The same document `citegraph ask --export` writes."
+class ReceiptOut(Wire):
+    answerer: str = Field(description="The chat model's name, or extractive (offline).")
+    chat_calls: int
+    input_tokens: int | None
+    output_tokens: int | None
+    retrieval_ms: float
+    answer_ms: float
+
+
+class RewriteOut(Wire):
+    original: str
+    question: str = Field(description="What was searched: the follow-up made to stand alone.")
+    outcome: Literal["rewritten", "unchanged", "unreadable"]
+    turns_used: int
+    turns_dropped: int
+
+
+class AnswerOut(Wire):
+    format: Literal["citegraph-answer/1"]
+    version: str = Field(description="The citegraph that wrote it.")
+    created_at: str
+    question: str
+    rewrite: RewriteOut | None
+    disposition: Literal["answered", "refused"]
+    text: str | None = Field(description="The claims' texts, in order; null when refused.")
+    reason: str | None = Field(description="Why it was refused, e.g. no-evidence.")
+    detail: str
+    problems: list[str]
+    claims: list[ClaimOut]
+    receipt: ReceiptOut
+    evidence: EvidenceOut
+
+
+def answer_shape(answer: Answer) -> AnswerOut:
+    return AnswerOut.model_validate(to_document(answer))
+
+
+# -- remembering (citegraph-remember/1) -------------------------------------------------------
+
+
+class RelationOut(Wire):
+    source: str
+    target: str
+    type: str
+
+
+class RememberOut(Wire):
+    format: Literal["citegraph-remember/1"] = "citegraph-remember/1"
+    documents: list[str] = Field(description="Ids of the documents the passages became.")
+    entities: int
+    mentions_located: int
+    relations_grounded: int
+    relations_asserted: list[RelationOut] = Field(
+        description="Relations stored as asserted: no one passage mentions both ends."
+    )
+    unlocated: list[str] = Field(description="Mentions not found in their passage: not stored.")
+
+
+def remember_shape(result: RememberResult) -> RememberOut:
+    return RememberOut(
+        documents=[d.id for d in result.documents],
+        entities=result.entities,
+        mentions_located=result.mentions_located,
+        relations_grounded=result.relations_grounded,
+        relations_asserted=[RelationOut(**asdict(r)) for r in result.relations_asserted],
+        unlocated=list(result.unlocated),
     )
 
 
-class CheckRequest(Strict):
-    answer: dict[str, Any] = Field(description="A citegraph-answer/1 document.")
-    scope: str | None = Field(
-        None,
-        min_length=1,
-        max_length=MAX_SCOPE_NAME,
-        pattern=f"^{SCOPE_NAME_PATTERN}$",
-        description="Also compare every quote with the bytes stored in this scope (needs read).",
-    )
+# -- checks (citegraph-check/1) ---------------------------------------------------------------
 
 
-class CheckResponse(BaseModel):
-    ok: Literal[True] = True
+class CheckOut(Wire):
+    format: Literal["citegraph-check/1"] = "citegraph-check/1"
     valid: bool = Field(description="True when every citation holds.")
     disposition: str
     citations: int
     problems: list[str]
     checked_against_store: bool
     model_worded_claims: int = Field(
-        0,
         description="Claims in a model's own words: their citations are checked, their wording "
         "cannot be. The other claims are worded as their quotes, and checked to be exactly them.",
     )
@@ -207,7 +211,7 @@ class CheckResponse(BaseModel):
 # -- documents --------------------------------------------------------------------------------
 
 
-class DocumentOut(BaseModel):
+class DocumentOut(Wire):
     id: str
     name: str
     media_type: str
@@ -216,61 +220,11 @@ class DocumentOut(BaseModel):
     chunk_count: int
     ingested_at: str
     page_count: int
+    page_starts: list[int] = Field(description="Byte offset of each PDF page; empty for text.")
     title: str | None
     origin: TextOriginOut | None
-
-
-class IngestedOut(BaseModel):
-    status: str
-    document: DocumentOut
-    warnings: list[str]
-
-
-class IngestResponse(BaseModel):
-    ok: Literal[True] = True
-    results: list[IngestedOut]
-
-
-class DocumentsResponse(BaseModel):
-    ok: Literal[True] = True
-    documents: list[DocumentOut]
-
-
-class DeletedResponse(BaseModel):
-    ok: Literal[True] = True
-    deleted: DocumentOut
-
-
-# -- health -----------------------------------------------------------------------------------
-
-
-class GraphHealthOut(BaseModel):
-    state: Literal["ok", "degraded", "down"]
-    detail: str
-
-
-class StorageOut(BaseModel):
-    """The embedded store on disk (absent for a FalkorDB server by URL)."""
-
-    stored_bytes: int = Field(description="Snapshot base plus append-only tail.")
-    tail_bytes: int = Field(description="Commands replayed one by one at the next start.")
-    last_compaction: float | None = Field(
-        description="Unix time the current snapshot was written; null: never compacted."
-    )
-    compactions: int
-    compacting: bool | None = Field(description="A compaction runs now; null: not known.")
-
-
-class HealthResponse(BaseModel):
-    api: Literal["ok"] = "ok"
-    graph: GraphHealthOut
-    storage: StorageOut | None = None
-    housekeeping_failures: int = Field(
-        0, description="Scopes whose cleanup of abandoned staging failed (see the server log)."
-    )
-
-
-# -- from the core's values ------------------------------------------------------------------
+    extracted: bool = Field(description="Entities found; false until an ingest finishes it.")
+    embedded_with: str | None
 
 
 def document_shape(doc: Document) -> DocumentOut:
@@ -283,57 +237,33 @@ def document_shape(doc: Document) -> DocumentOut:
         chunk_count=doc.chunk_count,
         ingested_at=doc.ingested_at,
         page_count=doc.page_count,
+        page_starts=list(doc.page_starts),
         title=doc.title,
         origin=TextOriginOut(**asdict(doc.origin)) if doc.origin else None,
+        extracted=doc.extracted,
+        embedded_with=doc.embedded_with,
     )
 
 
-def citation_label(item: EvidenceItem) -> str:
-    where = f"{item.document_name}, bytes {item.start_byte}-{item.end_byte}"
-    pages = page_range(item.page, item.end_page)
-    if pages:
-        where += f", page {pages}"
-    return where
+class ChunkOut(Wire):
+    id: str
+    document_id: str
+    ordinal: int
+    start_byte: int
+    end_byte: int
+    text: str = Field(description="Exactly the stored text's bytes [startByte, endByte).")
+    page: int | None
+    end_page: int | None
 
 
-def item_shape(item: EvidenceItem) -> ItemOut:
-    origin = item.text_origin
-    return ItemOut(
-        id=item.id,
-        citation=citation_label(item),
-        document_id=item.document_id,
-        document_name=item.document_name,
-        chunk_id=item.chunk_id,
-        start_byte=item.start_byte,
-        end_byte=item.end_byte,
-        page=item.page,
-        end_page=item.end_page,
-        text_origin=TextOriginOut(**asdict(origin)) if origin else None,
-        text=item.text,
-        score=item.score,
-        retrievers=list(item.retrievers),
-        citable=item.citable,
-    )
+def chunk_shape(chunk: Chunk) -> ChunkOut:
+    return ChunkOut(**asdict(chunk))
 
 
-def context_shape(evidence: Evidence) -> ContextResponse:
-    verdict = evidence.verdict
-    return ContextResponse(
-        query=evidence.question,
-        grounding=GroundingOut(
-            state=verdict.state.value,
-            uncovered=list(verdict.uncovered),
-            matched_names=list(verdict.matched_names),
-            stage=verdict.stage,
-            detail=verdict.detail,
-        ),
-        items=[item_shape(i) for i in evidence.items],
-        context=[item_shape(i) for i in evidence.context],
-        content_words=list(evidence.content_words),
-        skipped=list(evidence.skipped),
-        limits_reached=list(evidence.limits_reached),
-        omitted_items=evidence.omitted_items,
-    )
+class IngestedOut(Wire):
+    status: Literal["created", "replaced", "unchanged"]
+    document: DocumentOut
+    warnings: list[str]
 
 
 def ingested_shape(result: IngestResult) -> IngestedOut:
@@ -344,23 +274,38 @@ def ingested_shape(result: IngestResult) -> IngestedOut:
     )
 
 
-def facts_from(entities: list[EntityIn], relations: list[RelationIn]) -> Facts:
-    return Facts(
-        tuple(EntityFact(e.name, e.type) for e in entities),
-        tuple(RelationFact(r.source, r.target, r.type) for r in relations),
+# -- health -----------------------------------------------------------------------------------
+
+
+class GraphHealthOut(Wire):
+    state: Literal["ok", "degraded", "down"]
+    detail: str
+
+
+class StorageOut(Wire):
+    """The embedded store on disk (absent for a FalkorDB server by URL)."""
+
+    stored_bytes: int = Field(description="Snapshot base plus append-only tail.")
+    tail_bytes: int = Field(description="Commands replayed one by one at the next start.")
+    last_compaction: float | None = Field(
+        description="Unix time the current snapshot was written; null: never compacted."
+    )
+    compactions: int
+    compacting: bool | None = Field(description="A compaction runs now; null: not known.")
+
+
+class HealthOut(Wire):
+    api: Literal["ok"] = "ok"
+    graph: GraphHealthOut
+    storage: StorageOut | None = None
+    housekeeping_failures: int = Field(
+        0, description="Scopes whose cleanup of abandoned staging failed (see the server log)."
     )
 
 
-def passages_from(passages: list[PassageIn]) -> list[Passage]:
-    return [Passage(p.text, tuple(p.mentions)) for p in passages]
-
-
-def remember_shape(result: RememberResult) -> RememberResponse:
-    return RememberResponse(
-        documents=[d.id for d in result.documents],
-        entities=result.entities,
-        mentions_located=result.mentions_located,
-        relations_grounded=result.relations_grounded,
-        relations_asserted=[RelationOut(**asdict(r)) for r in result.relations_asserted],
-        unlocated=list(result.unlocated),
+def health_shape(found: GraphHealth, detail: str) -> HealthOut:
+    return HealthOut(
+        graph=GraphHealthOut(state=found.state.value, detail=detail),
+        storage=StorageOut(**asdict(found.storage)) if found.storage else None,
+        housekeeping_failures=len(found.housekeeping),
     )

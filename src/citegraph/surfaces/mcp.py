@@ -16,7 +16,6 @@ from pydantic import Field
 from .. import __version__
 from ..answer.followup import Turn
 from ..answer.types import Answer
-from ..audit.export import to_document
 from ..errors import CitegraphError, InvalidRequest, StoreUnavailable
 from ..limits import (
     DEFAULT_HOPS,
@@ -32,7 +31,8 @@ from ..retrieve.evidence import Evidence
 from ..scope import OpenScopes, Scope
 from ..service import shapes
 from ..service.checking import check_answer
-from ..service.shapes import EntityIn, PassageIn, RelationIn, TurnIn
+from ..service.requests import EntityIn, PassageIn, RelationIn, TurnIn, facts_from, passages_from
+from ..service.shapes import wire
 from ..workspace import Workspace
 
 T = TypeVar("T")
@@ -41,10 +41,10 @@ RULES = """\
 Rules for answering from citegraph:
 1. Call memory_context (or answer) with the question in plain words before answering about
    stored knowledge.
-2. Read grounding.state before the items.
-3. Answer from the items only when grounding.state is "grounded", after reading them; quote
+2. Read verdict.state before the items.
+3. Answer from the items only when verdict.state is "grounded", after reading them; quote
    each item's `citation` for every fact you use.
-4. On "related", say what the store holds and name the words in grounding.uncovered that it
+4. On "related", say what the store holds and name the words in verdict.uncovered that it
    holds nothing about.
 5. On "uncited", "nothing_stored" or "could_not_judge", say "I don't know" and why; never fill
    the gap from your own knowledge as if it came from the store.
@@ -111,16 +111,16 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
 
     @server.tool(description=CONTEXT_DOC)
     def memory_context(
-        query: Annotated[str, Field(description="A standalone question, in plain words.")],
+        question: Annotated[str, Field(description="A standalone question, in plain words.")],
         scope: ScopeArg = None,
         k: Annotated[int, Field(ge=1, le=MAX_K, description="Items to return.")] = DEFAULT_K,
         hops: Annotated[int, Field(ge=0, le=MAX_HOPS, description="Graph steps.")] = DEFAULT_HOPS,
     ) -> dict[str, Any]:
         def work() -> Evidence:
-            within_limit("query", query, limit)
-            return open_scopes.get(scope).context(query, k=k, hops=hops)
+            within_limit("question", question, limit)
+            return open_scopes.get(scope).context(question, k=k, hops=hops)
 
-        return shapes.context_shape(_guarded(workspace, work)).model_dump()
+        return wire(shapes.evidence_shape(_guarded(workspace, work)))
 
     @server.tool(description=REMEMBER_DOC)
     def memory_remember(
@@ -134,10 +134,10 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         passages: Annotated[list[PassageIn] | None, Field(max_length=MAX_ITEMS)] = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        facts = shapes.facts_from(entities or [], relations or [])
-        texts = shapes.passages_from(passages or [])
+        facts = facts_from(entities or [], relations or [])
+        texts = passages_from(passages or [])
         result = _guarded(workspace, lambda: open_scopes.get(scope).remember(source, facts, texts))
-        return shapes.remember_shape(result).model_dump(exclude={"ok"})
+        return wire(shapes.remember_shape(result))
 
     @server.tool(description=ANSWER_DOC)
     def answer(
@@ -151,7 +151,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             check_history(pairs, limit)
             return open_scopes.get(scope).ask(question, [Turn(q, a) for q, a in pairs])
 
-        return to_document(_guarded(workspace, work))
+        return wire(shapes.answer_shape(_guarded(workspace, work)))
 
     @server.tool(name="check_answer", description=CHECK_DOC)
     def check_answer_tool(
@@ -161,6 +161,6 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         ] = None,
     ) -> dict[str, Any]:
         target = open_scopes.get(scope) if scope else None
-        return _guarded(workspace, lambda: check_answer(answer, target)).model_dump()
+        return wire(_guarded(workspace, lambda: check_answer(answer, target)))
 
     return server

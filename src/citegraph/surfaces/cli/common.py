@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,7 +23,6 @@ from ...errors import CitegraphError, RuntimeFailure
 from ...limits import MAX_HOPS, MAX_K
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
-    from ...types import Document, IngestResult
     from ...workspace import Workspace
 
 app = typer.Typer(
@@ -172,33 +171,6 @@ def open_workspace(
         fail(str(exc), 3)
     except CitegraphError as exc:
         fail(str(exc), 1)
-
-
-def doc_json(doc: Document) -> dict[str, Any]:
-    # Field by field: dataclasses.asdict deep-copies, which cost 0.1 s on 3,500 documents.
-    data = {f: getattr(doc, f) for f in _DOC_FIELDS}
-    origin = doc.origin
-    data["origin"] = (
-        {"kind": origin.kind, "source": origin.source, "method": origin.method} if origin else None
-    )
-    data["page_starts"] = list(doc.page_starts)
-    data["page_count"] = doc.page_count
-    return data
-
-
-_DOC_FIELDS = (
-    "id", "name", "media_type", "sha256", "size_bytes", "chunk_count", "ingested_at", "title",
-    "extracted", "embedded_with",
-)  # fmt: skip
-
-
-def result_json(result: IngestResult) -> dict[str, Any]:
-    return {
-        "name": result.document.name,
-        "status": result.status.value,
-        "document": doc_json(result.document),
-        "warnings": list(result.warnings),
-    }
 
 
 def page_label(page: int | None, end_page: int | None) -> str:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,7 +19,6 @@ from .common import (
     ScopeOpt,
     UrlOpt,
     app,
-    doc_json,
     empty_scope_hint,
     err,
     escape,
@@ -29,12 +27,10 @@ from .common import (
     out,
     page_label,
     print_json,
-    result_json,
 )
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
     from ...ingest.pipeline import ParsedDocument
-    from ...retrieve.evidence import Evidence
     from ...types import Chunk, IngestResult
 
 
@@ -132,11 +128,13 @@ def ingest(
             if groups.pending:
                 store(groups.take())
     if as_json:
+        from ...service import shapes
+
         print_json(
             json.dumps(
                 {
                     "scope": scope,
-                    "results": [result_json(r) for r in results],
+                    "results": [shapes.wire(shapes.ingested_shape(r)) for r in results],
                     "errors": [{"name": n, "message": m} for n, m in failures],
                     "skipped": [str(p) for p in skipped],
                 }
@@ -186,7 +184,9 @@ def docs(
         if not documents:
             empty_scope_hint(ws, scope)
     if as_json:
-        print_json(json.dumps([doc_json(d) for d in documents]))
+        from ...service import shapes
+
+        print_json(json.dumps([shapes.wire(shapes.document_shape(d)) for d in documents]))
         return
     from rich.table import Table
 
@@ -225,8 +225,15 @@ def show(
         document = target.document(doc)
         chunks = list(target.chunks(document.id))
     if as_json:
+        from ...service import shapes
+
         print_json(
-            json.dumps({"document": doc_json(document), "chunks": [asdict(c) for c in chunks]})
+            json.dumps(
+                {
+                    "document": shapes.wire(shapes.document_shape(document)),
+                    "chunks": [shapes.wire(shapes.chunk_shape(c)) for c in chunks],
+                }
+            )
         )
         return
     origin = document.origin
@@ -264,7 +271,9 @@ def delete(
     with open_workspace(home, url) as ws:
         removed = ws.scope(scope).delete_document(doc)
     if as_json:
-        print_json(json.dumps({"deleted": doc_json(removed)}))
+        from ...service import shapes
+
+        print_json(json.dumps({"deleted": shapes.wire(shapes.document_shape(removed))}))
     else:
         out.print(f"deleted {escape(removed.name)} ({removed.id}, {removed.chunk_count} chunks)")
 
@@ -276,16 +285,6 @@ _VERDICT_COLOURS = {
     "nothing_stored": "red",
     "could_not_judge": "magenta",
 }
-
-
-def _evidence_json(evidence: Evidence) -> dict[str, Any]:
-    data = asdict(evidence)
-    data["verdict"]["state"] = evidence.verdict.state.value
-    policy = evidence.policy
-    data["policy"]["relation_types"] = (
-        sorted(policy.relation_types) if policy.relation_types is not None else None
-    )
-    return data
 
 
 @app.command()
@@ -308,7 +307,9 @@ def context(
         if evidence.verdict.state.value == "nothing_stored":
             empty_scope_hint(ws, scope)
     if as_json:
-        print_json(json.dumps(_evidence_json(evidence)))
+        from ...service import shapes
+
+        print_json(json.dumps(shapes.wire(shapes.evidence_shape(evidence))))
         return
     verdict = evidence.verdict
     colour = _VERDICT_COLOURS[verdict.state.value]

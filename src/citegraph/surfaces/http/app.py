@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
@@ -14,14 +13,17 @@ from fastapi.responses import JSONResponse
 
 from ... import __version__
 from ...answer.followup import Turn
-from ...audit.export import to_document
+from ...audit.export import evidence_json
 from ...limits import MAX_NAME, MAX_SCOPE_NAME, check_history, within_limit
 from ...models.chat import ChatModel
 from ...scope import OpenScopes, Scope
+from ...service import requests as r
 from ...service import shapes as s
 from ...service.checking import check_answer
+from ...service.shapes import wire
 from ...service.tokens import Right, TokenFile, TokenRecord
 from ...workspace import Workspace
+from . import bodies as b
 from .guard import (
     ApiError,
     BodyLimit,
@@ -53,7 +55,7 @@ Citation-first memory and answers. Every passage comes with its document and byt
 every answer is built from quotes proven to be in the stored text, or refused with a reason.
 
 Send `Authorization: Bearer <token>` (create one with `citegraph token create`). Read
-`grounding.state` before the items: answer only when it is `grounded`, and quote each item's
+`verdict.state` before the items: answer only when it is `grounded`, and quote each item's
 `citation` for every fact you use. Errors are `{"ok": false, "error": {"code", "message"}}`.
 """
 
@@ -89,7 +91,7 @@ class Service:
     def question(self, field: str, text: str) -> str:
         return within_limit(field, text, self.max_question_chars)
 
-    def history(self, turns: list[s.TurnIn]) -> list[Turn]:
+    def history(self, turns: list[r.TurnIn]) -> list[Turn]:
         pairs = [(t.question, t.answer) for t in turns]
         check_history(pairs, self.max_question_chars)
         return [Turn(q, a) for q, a in pairs]
@@ -131,8 +133,8 @@ def create_app(
 
     @app.get(
         "/v1/health",
-        response_model=s.HealthResponse,
-        responses={503: {"model": s.HealthResponse, "description": "The graph is down."}},
+        response_model=s.HealthOut,
+        responses={503: {"model": s.HealthOut, "description": "The graph is down."}},
         tags=["health"],
     )
     async def health() -> JSONResponse:
@@ -141,33 +143,29 @@ def create_app(
         found = await guard.run(workspace.health)
         if found.state != "ok":
             log.warning("graph health: %s: %s", found.state.value, found.detail)
-        body = s.HealthResponse(
-            graph=s.GraphHealthOut(state=found.state.value, detail=found.public_detail()),
-            storage=s.StorageOut(**asdict(found.storage)) if found.storage else None,
-            housekeeping_failures=len(found.housekeeping),
-        )
-        return JSONResponse(body.model_dump(), status_code=503 if found.state == "down" else 200)
+        body = s.health_shape(found, found.public_detail())
+        return JSONResponse(wire(body), status_code=503 if found.state == "down" else 200)
 
-    @app.post("/v1/memory/remember", response_model=s.RememberResponse, tags=["memory"])
-    async def remember(token: Token, body: s.RememberRequest) -> s.RememberResponse:
+    @app.post("/v1/memory/remember", response_model=b.RememberResponse, tags=["memory"])
+    async def remember(token: Token, body: r.RememberRequest) -> b.RememberResponse:
         """Store facts you already know. Each mention is located in its passage before it is
         kept; what cannot be located comes back in `unlocated` and is not stored."""
         target = service.scope(token, body.scope, Right.WRITE)
-        facts = s.facts_from(body.facts.entities, body.facts.relations)
-        passages = s.passages_from(body.passages)
+        facts = r.facts_from(body.facts.entities, body.facts.relations)
+        passages = r.passages_from(body.passages)
         result = await guard.run(lambda: target.remember(body.source, facts, passages))
-        return s.remember_shape(result)
+        return b.RememberResponse.model_validate(wire(s.remember_shape(result)))
 
-    @app.post("/v1/memory/context", response_model=s.ContextResponse, tags=["memory"])
-    async def memory_context(token: Token, body: s.ContextRequest) -> s.ContextResponse:
-        """Cited passages for a question, with a verdict: read `grounding.state` first."""
+    @app.post("/v1/memory/context", response_model=b.ContextResponse, tags=["memory"])
+    async def memory_context(token: Token, body: r.ContextRequest) -> b.ContextResponse:
+        """Cited passages for a question, with a verdict: read `verdict.state` first."""
         target = service.scope(token, body.scope, Right.READ)
-        query = service.question("query", body.query)
-        evidence = await guard.run(lambda: target.context(query, k=body.k, hops=body.hops))
-        return s.context_shape(evidence)
+        question = service.question("question", body.question)
+        evidence = await guard.run(lambda: target.context(question, k=body.k, hops=body.hops))
+        return b.ContextResponse.model_validate(evidence_json(evidence))
 
-    @app.post("/v1/answers", response_model=s.AnswerResponse, tags=["answers"])
-    async def answers(token: Token, body: s.AnswerRequest) -> s.AnswerResponse:
+    @app.post("/v1/answers", response_model=b.AnswerResponse, tags=["answers"])
+    async def answers(token: Token, body: r.AnswerRequest) -> b.AnswerResponse:
         """An answer whose every quote was located in the stored text, or a refusal with its
         reason. A refusal is a normal result (200), not an error."""
         target = service.scope(token, body.scope, Right.READ)
@@ -176,23 +174,24 @@ def create_app(
         answer = await guard.run(
             lambda: target.ask(question, history, k=body.k, hops=body.hops, model=service.chat)
         )
-        return s.AnswerResponse(answer=to_document(answer))
+        return b.AnswerResponse(answer=s.answer_shape(answer))
 
-    @app.post("/v1/answers/check", response_model=s.CheckResponse, tags=["answers"])
-    async def answers_check(token: Token, body: s.CheckRequest) -> s.CheckResponse:
+    @app.post("/v1/answers/check", response_model=b.CheckResponse, tags=["answers"])
+    async def answers_check(token: Token, body: r.CheckRequest) -> b.CheckResponse:
         """Check an exported answer: each quote must be its evidence item's bytes at its span.
         With `scope`, each is also compared with the stored text (the token needs read on it);
         without, nothing stored is read."""
         target = None if body.scope is None else service.scope(token, body.scope, Right.READ)
-        return await guard.run(lambda: check_answer(body.answer, target))
+        report = await guard.run(lambda: check_answer(body.answer, target))
+        return b.CheckResponse.model_validate(wire(report))
 
-    @app.post("/v1/documents", response_model=s.IngestResponse, tags=["documents"])
+    @app.post("/v1/documents", response_model=b.IngestResponse, tags=["documents"])
     async def upload(
         token: Token,
         scope: ScopeForm,
         file: Annotated[list[UploadFile], File(description="One or more documents.")],
         title: Annotated[str | None, Form(max_length=MAX_NAME)] = None,
-    ) -> s.IngestResponse:
+    ) -> b.IngestResponse:
         """Upload and ingest documents (multipart). Each is checked in full before any of it
         is stored; a bad one is refused (422) with nothing of it stored."""
         target = service.scope(token, scope, Right.WRITE)
@@ -205,24 +204,24 @@ def create_app(
                 raise ApiError(422, "invalid_request", "file: every part needs a file name")
             items.append((name, await upload.read(), title))
         results = await guard.run(lambda: target.ingest_many(items))
-        return s.IngestResponse(results=[s.ingested_shape(r) for r in results])
+        return b.IngestResponse(results=[s.ingested_shape(x) for x in results])
 
-    @app.get("/v1/documents", response_model=s.DocumentsResponse, tags=["documents"])
-    async def documents(token: Token, scope: ScopeQuery) -> s.DocumentsResponse:
+    @app.get("/v1/documents", response_model=b.DocumentsResponse, tags=["documents"])
+    async def documents(token: Token, scope: ScopeQuery) -> b.DocumentsResponse:
         """The documents stored in a scope."""
         target = service.scope(token, scope, Right.READ)
         stored = await guard.run(target.documents)
-        return s.DocumentsResponse(documents=[s.document_shape(d) for d in stored])
+        return b.DocumentsResponse(documents=[s.document_shape(d) for d in stored])
 
     # `:path`: a name may hold "/" (every file ingested from a folder does), sent URL-encoded.
     @app.delete(
-        "/v1/documents/{document:path}", response_model=s.DeletedResponse, tags=["documents"]
+        "/v1/documents/{document:path}", response_model=b.DeletedResponse, tags=["documents"]
     )
-    async def delete(token: Token, document: str, scope: ScopeQuery) -> s.DeletedResponse:
+    async def delete(token: Token, document: str, scope: ScopeQuery) -> b.DeletedResponse:
         """Delete a document (by id or name) and everything that hangs off it."""
         target = service.scope(token, scope, Right.WRITE)
         removed = await guard.run(lambda: target.delete_document(document))
-        return s.DeletedResponse(deleted=s.document_shape(removed))
+        return b.DeletedResponse(deleted=s.document_shape(removed))
 
     @app.api_route("/", methods=["GET"], include_in_schema=False)
     async def root() -> JSONResponse:

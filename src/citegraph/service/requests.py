@@ -1,0 +1,113 @@
+"""What callers send: the HTTP request bodies and the MCP tools' arguments, with the limits of
+limits.py, and their conversion to the core's values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..extract.remember import EntityFact, Facts, Passage, RelationFact
+from ..limits import (
+    DEFAULT_HOPS,
+    DEFAULT_K,
+    MAX_HOPS,
+    MAX_ITEMS,
+    MAX_K,
+    MAX_NAME,
+    MAX_SCOPE_NAME,
+    SCOPE_NAME_PATTERN,
+)
+
+ScopeName = Field(
+    min_length=1,
+    max_length=MAX_SCOPE_NAME,
+    pattern=f"^{SCOPE_NAME_PATTERN}$",
+    description=(
+        f"Scope: 1 to {MAX_SCOPE_NAME} characters from A-Z a-z 0-9 _ -, starting with a letter "
+        "or digit."
+    ),
+)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EntityIn(Strict):
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    type: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class RelationIn(Strict):
+    source: str = Field(min_length=1, max_length=MAX_NAME)
+    target: str = Field(min_length=1, max_length=MAX_NAME)
+    type: str = Field(min_length=1, max_length=MAX_NAME)
+
+
+class FactsIn(Strict):
+    entities: list[EntityIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+    relations: list[RelationIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class PassageIn(Strict):
+    text: str = Field(min_length=1)
+    mentions: list[str] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class RememberRequest(Strict):
+    scope: str = ScopeName
+    source: str = Field(min_length=1, max_length=MAX_NAME, description="Where these came from.")
+    facts: FactsIn = Field(default_factory=FactsIn)
+    passages: list[PassageIn] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class ContextRequest(Strict):
+    scope: str = ScopeName
+    question: str = Field(min_length=1, description="A standalone question in plain words.")
+    k: int = Field(
+        DEFAULT_K, ge=1, le=MAX_K, description=f"How many items to return (1 to {MAX_K})."
+    )
+    hops: int = Field(
+        DEFAULT_HOPS,
+        ge=0,
+        le=MAX_HOPS,
+        description=f"Graph steps from the seeds (0 to {MAX_HOPS}).",
+    )
+
+
+class TurnIn(Strict):
+    question: str = Field(min_length=1)
+    answer: str = ""
+
+
+class AnswerRequest(Strict):
+    scope: str = ScopeName
+    question: str = Field(min_length=1)
+    history: list[TurnIn] = Field(
+        default_factory=list, max_length=50, description="Earlier turns, oldest first."
+    )
+    k: int = Field(DEFAULT_K, ge=1, le=MAX_K)
+    hops: int = Field(DEFAULT_HOPS, ge=0, le=MAX_HOPS)
+
+
+class CheckRequest(Strict):
+    answer: dict[str, Any] = Field(description="A citegraph-answer/1 document.")
+    scope: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_SCOPE_NAME,
+        pattern=f"^{SCOPE_NAME_PATTERN}$",
+        description="Also compare every quote with the bytes stored in this scope (needs read).",
+    )
+
+
+def facts_from(entities: list[EntityIn], relations: list[RelationIn]) -> Facts:
+    return Facts(
+        tuple(EntityFact(e.name, e.type) for e in entities),
+        tuple(RelationFact(r.source, r.target, r.type) for r in relations),
+    )
+
+
+def passages_from(passages: list[PassageIn]) -> list[Passage]:
+    return [Passage(p.text, tuple(p.mentions)) for p in passages]

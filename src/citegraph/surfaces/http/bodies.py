@@ -1,0 +1,52 @@
+"""The HTTP envelopes: each reply is its value's one shape (service/shapes.py) with `ok`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...service.shapes import (
+    AnswerOut,
+    CheckOut,
+    DocumentOut,
+    EvidenceOut,
+    IngestedOut,
+    RememberOut,
+    Wire,
+)
+
+
+class ContextResponse(EvidenceOut):
+    ok: Literal[True] = True
+
+
+class RememberResponse(RememberOut):
+    ok: Literal[True] = True
+
+
+class CheckResponse(CheckOut):
+    ok: Literal[True] = True
+
+
+class AnswerResponse(Wire):
+    ok: Literal[True] = True
+    answer: AnswerOut = Field(
+        description="Answered with verified citations, or refused with a reason: the same "
+        "citegraph-answer/1 document `citegraph ask --export` writes."
+    )
+
+
+class IngestResponse(Wire):
+    ok: Literal[True] = True
+    results: list[IngestedOut]
+
+
+class DocumentsResponse(Wire):
+    ok: Literal[True] = True
+    documents: list[DocumentOut]
+
+
+class DeletedResponse(Wire):
+    ok: Literal[True] = True
+    deleted: DocumentOut
