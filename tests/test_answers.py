@@ -7,8 +7,8 @@ import json
 import pytest
 
 from citegraph import Scope
-from citegraph.answer.types import Disposition, RefusalReason
 from citegraph.models.chat import ScriptedChat
+from citegraph.values.answers import Disposition, RefusalReason
 
 NOTES = (
     b"The checkout service calls the \xe2\x80\x9cpayment gateway\xe2\x80\x9d to capture the "

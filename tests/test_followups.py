@@ -7,7 +7,7 @@ import json
 import pytest
 
 from citegraph import RewriteOutcome, Scope, ScriptedChat, Turn
-from citegraph.answer.types import Disposition
+from citegraph.values.answers import Disposition
 
 PASSAGE = (
     b"Reid Wiseman commands Artemis II, the first crewed flight of the program. "

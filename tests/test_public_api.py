@@ -7,7 +7,7 @@ def test_all_lists_exactly_the_public_names() -> None:
     modules = {
         "config",
         "errors",
-        "types",
+        "values",
         "workspace",
         "scope",
         "ingest",

@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 
 from citegraph import Scope, locate
-from citegraph.answer.types import Disposition, RefusalReason
 from citegraph.audit.check import check
 from citegraph.models.chat import ScriptedChat
 from citegraph.text.quotes import NotFoundReason
+from citegraph.values.answers import Disposition, RefusalReason
 
 MERGER = "The board disapproved the merger with Contoso."
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from citegraph.answer.types import RefusalReason
 from citegraph.answer.verify import Refusal, Verified, verify
-from citegraph.retrieve.evidence import Evidence, EvidenceItem, Verdict, VerdictState
+from citegraph.values.answers import RefusalReason
+from citegraph.values.evidence import Evidence, EvidenceItem, Verdict, VerdictState
 
 A = "“Curiouser and curiouser!” cried Alice—she was so _much_ surprised.\n"
 B = "The pricing service keeps a pool of 64 database connections."

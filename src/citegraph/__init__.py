@@ -33,52 +33,52 @@ from .errors import (
 # Everything else is imported when first used, so that `import citegraph` (and the
 # command line, which starts with it) does not load the HTTP, MCP, model and PDF stacks.
 _LAZY: dict[str, str] = {
-    "Answer": ".answer.types",
+    "Answer": ".values.answers",
     "Candidate": ".extract.offline",
     "ChatModel": ".models.chat",
     "ChatReply": ".models.chat",
-    "Chunk": ".types",
-    "Citation": ".types",
-    "Claim": ".answer.types",
-    "Disposition": ".answer.types",
-    "Document": ".types",
+    "Chunk": ".values.documents",
+    "Citation": ".values.documents",
+    "Claim": ".values.answers",
+    "Disposition": ".values.answers",
+    "Document": ".values.documents",
     "Embedder": ".models.embeddings",
-    "EntityFact": ".extract.remember",
-    "Evidence": ".retrieve.evidence",
-    "EvidenceItem": ".retrieve.evidence",
+    "EntityFact": ".values.facts",
+    "Evidence": ".values.evidence",
+    "EvidenceItem": ".values.evidence",
     "ExtractiveAnswerer": ".answer.extractive",
     "Extractor": ".extract.offline",
-    "Facts": ".extract.remember",
+    "Facts": ".values.facts",
     "FoldedText": ".text.fold",
     "GraphHealth": ".store.health",
     "GraphState": ".store.health",
-    "Grounding": ".types",
+    "Grounding": ".values.documents",
     "HashingEmbedder": ".models.embeddings",
-    "IngestResult": ".types",
-    "IngestStatus": ".types",
+    "IngestResult": ".values.documents",
+    "IngestStatus": ".values.documents",
     "Message": ".models.chat",
     "NotFoundReason": ".text.quotes",
     "OfflineExtractor": ".extract.offline",
     "OpenAIChat": ".models.openai_chat",
-    "Passage": ".extract.remember",
+    "Passage": ".values.facts",
     "QuoteMatch": ".text.quotes",
     "QuoteNotFound": ".text.quotes",
-    "Receipt": ".answer.types",
-    "RefusalReason": ".answer.types",
-    "RelationFact": ".extract.remember",
-    "RememberResult": ".extract.remember",
+    "Receipt": ".values.answers",
+    "RefusalReason": ".values.answers",
+    "RelationFact": ".values.facts",
+    "RememberResult": ".values.facts",
     "ReplayChat": ".models.replay",
-    "Rewrite": ".answer.followup",
-    "RewriteOutcome": ".answer.followup",
+    "Rewrite": ".values.answers",
+    "RewriteOutcome": ".values.answers",
     "Scope": ".workspace",
     "ScriptedChat": ".models.chat",
     "SentenceTransformerEmbedder": ".models.embeddings",
     "Settings": ".config",
-    "TextOrigin": ".types",
-    "TraversalPolicy": ".retrieve.evidence",
-    "Turn": ".answer.followup",
-    "Verdict": ".retrieve.evidence",
-    "VerdictState": ".retrieve.evidence",
+    "TextOrigin": ".values.documents",
+    "TraversalPolicy": ".values.evidence",
+    "Turn": ".values.answers",
+    "Verdict": ".values.evidence",
+    "VerdictState": ".values.evidence",
     "Workspace": ".workspace",
     "check": ".audit.check",
     "cite": ".text.citations",
@@ -93,29 +93,29 @@ _LAZY: dict[str, str] = {
 if _typing.TYPE_CHECKING:
     __version__: str
     from .answer.extractive import ExtractiveAnswerer
-    from .answer.followup import Rewrite, RewriteOutcome, Turn
-    from .answer.types import Answer, Claim, Disposition, Receipt, RefusalReason
     from .audit.check import check
     from .audit.export import from_json, to_json
     from .config import Settings, load_settings
     from .extract.offline import Candidate, Extractor, OfflineExtractor
-    from .extract.remember import EntityFact, Facts, Passage, RelationFact, RememberResult
     from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
     from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
     from .models.openai_chat import OpenAIChat
     from .models.replay import ReplayChat
-    from .retrieve.evidence import (
-        Evidence,
-        EvidenceItem,
-        TraversalPolicy,
-        Verdict,
-        VerdictState,
-    )
     from .store.health import GraphHealth, GraphState
     from .text.citations import cite
     from .text.fold import FoldedText
     from .text.quotes import NotFoundReason, QuoteMatch, QuoteNotFound, locate, locate_in
-    from .types import (
+    from .values.answers import (
+        Answer,
+        Claim,
+        Disposition,
+        Receipt,
+        RefusalReason,
+        Rewrite,
+        RewriteOutcome,
+        Turn,
+    )
+    from .values.documents import (
         Chunk,
         Citation,
         Document,
@@ -124,6 +124,8 @@ if _typing.TYPE_CHECKING:
         IngestStatus,
         TextOrigin,
     )
+    from .values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
+    from .values.facts import EntityFact, Facts, Passage, RelationFact, RememberResult
     from .workspace import Scope, Workspace, open
 
 

@@ -33,7 +33,6 @@ from .limits import (
     SCOPE_NAME_PATTERN,
 )
 from .models.chat import ChatModel
-from .retrieve.evidence import Evidence, TraversalPolicy
 from .store.documents import DocumentRepository
 from .store.entities import EntityRepository
 from .store.repair import RepairReport, repair_graph
@@ -46,15 +45,15 @@ from .store.schema import (
     index_states,
     wait_for_indexes,
 )
-from .types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from .values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from .values.evidence import Evidence, TraversalPolicy
 
 if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
     # retrieval code, and a command starts faster without it.
-    from .answer.followup import Turn
-    from .answer.types import Answer
-    from .extract.remember import Facts, Passage, RememberResult
     from .retrieve.keywords import TermStats
+    from .values.answers import Answer, Turn
+    from .values.facts import Facts, Passage, RememberResult
     from .workspace import Workspace
 
 log = logging.getLogger("citegraph")
@@ -359,7 +358,8 @@ class Scope:
         `source`; each mention is located in its passage before it is stored; a relation is
         citable only when one chunk mentions both ends. What could not be located is returned
         in `unlocated`, not stored as if it were grounded."""
-        from .extract.remember import Facts, store_facts
+        from .extract.remember import store_facts
+        from .values.facts import Facts
 
         result = store_facts(
             lambda items, origin: self.ingest_many(items, media_type="text/plain", origin=origin),

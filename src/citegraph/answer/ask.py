@@ -6,10 +6,9 @@ import time
 from dataclasses import replace
 
 from ..models.chat import ChatModel, ChatReply, Message
-from ..retrieve.evidence import Evidence
+from ..values.answers import Answer, Disposition, Receipt, RefusalReason, Rewrite
+from ..values.evidence import Evidence
 from .extractive import ExtractiveAnswerer
-from .followup import Rewrite
-from .types import Answer, Disposition, Receipt, RefusalReason
 from .verify import Refusal, verify
 
 SYSTEM = """You answer questions only from the evidence items given, and you prove every claim.

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from ..retrieve.evidence import Evidence, VerdictState
 from ..text.sentences import sentence_spans
 from ..text.words import content_words, stem, stems
+from ..values.evidence import Evidence, VerdictState
 
 MAX_SENTENCES = 2
 

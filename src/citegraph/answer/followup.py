@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from opentelemetry import trace
 
 from ..extract.offline import OfflineExtractor
 from ..models.chat import ChatModel, ChatReply, Message
+from ..values.answers import Rewrite, RewriteOutcome, Turn
 
 MAX_TURNS = 6
 MAX_ANSWER_CHARS = 1000
@@ -26,27 +25,6 @@ _tracer = trace.get_tracer("citegraph")
 PERSONAL = {"he": "", "she": "", "his": "'s", "her": "'s", "him": ""}
 IMPERSONAL = {"it": "", "they": "", "them": "", "its": "'s", "their": "'s"}
 _PRONOUN = re.compile(r"\b(" + "|".join([*PERSONAL, *IMPERSONAL]) + r")\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Turn:
-    question: str
-    answer: str
-
-
-class RewriteOutcome(StrEnum):
-    REWRITTEN = "rewritten"
-    UNCHANGED = "unchanged"
-    UNREADABLE = "unreadable"  # the model's reply was not {"question": ...}: asked as is
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    original: str
-    question: str
-    outcome: RewriteOutcome
-    turns_used: int
-    turns_dropped: int
 
 
 def recent(history: Sequence[Turn]) -> tuple[list[Turn], int]:

@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..retrieve.evidence import Evidence, EvidenceItem
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteNotFound, locate_in
-from ..types import Citation, Grounding
-from .types import Claim, RefusalReason, answer_text, wording_of
+from ..values.answers import Claim, RefusalReason, answer_text, wording_of
+from ..values.documents import Citation, Grounding
+from ..values.evidence import Evidence, EvidenceItem
 
 MAX_REPLY_CHARS = 200_000
 _FENCE = re.compile(r"\A```[a-zA-Z]*\n(.*)\n```\Z", re.S)

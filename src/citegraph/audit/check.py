@@ -4,10 +4,10 @@ carries, and the prose a reader reads against its claims. The stored bytes are c
 
 from __future__ import annotations
 
-from ..answer.types import Answer, Disposition, Wording, answer_text, flat
-from ..retrieve.evidence import EvidenceItem
 from ..text.quotes import locate, span_at_word_edges
-from ..types import Citation
+from ..values.answers import Answer, Disposition, Wording, answer_text, flat
+from ..values.documents import Citation
+from ..values.evidence import EvidenceItem
 
 
 def _item_problems(item: EvidenceItem, size: int) -> list[str]:

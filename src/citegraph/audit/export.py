@@ -10,19 +10,20 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from ..answer.followup import Rewrite, RewriteOutcome
-from ..answer.types import (
+from ..errors import UsageError
+from ..values.answers import (
     Answer,
     Claim,
     Disposition,
     Receipt,
     RefusalReason,
+    Rewrite,
+    RewriteOutcome,
     Wording,
     wording_of,
 )
-from ..errors import UsageError
-from ..retrieve.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
-from ..types import Citation, Grounding, TextOrigin, page_range
+from ..values.documents import Citation, Grounding, TextOrigin, page_range
+from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 
 FORMAT = "citegraph-answer/1"
 

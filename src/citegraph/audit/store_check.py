@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..answer.types import Answer
 from ..errors import UsageError
 from ..ingest.pdf import page_of
 from ..text.quotes import span_at_word_edges
-from ..types import Document
+from ..values.answers import Answer
+from ..values.documents import Document
 
 if TYPE_CHECKING:
     from ..scope import Scope

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteMatch, locate_in
 from ..text.sentences import sentence_spans
-from ..types import Chunk, Document
+from ..values.documents import Chunk, Document
 from .offline import Extractor
 
 # A sentence naming more entities than this links only its first ones (bounded fan-out).

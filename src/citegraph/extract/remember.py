@@ -11,45 +11,9 @@ from ..errors import UsageError
 from ..store.entities import EntityRepository
 from ..text.fold import FoldedText
 from ..text.sentences import sentence_spans
-from ..types import Chunk, Document, IngestResult, TextOrigin
+from ..values.documents import Chunk, Document, IngestResult, TextOrigin
+from ..values.facts import EntityFact, Facts, Passage, RelationFact, RememberResult
 from .mentions import entity_key, locate_name, normalise_name
-
-
-@dataclass(frozen=True)
-class EntityFact:
-    name: str
-    type: str
-
-
-@dataclass(frozen=True)
-class RelationFact:
-    source: str
-    target: str
-    type: str
-
-
-@dataclass(frozen=True)
-class Facts:
-    entities: tuple[EntityFact, ...] = ()
-    relations: tuple[RelationFact, ...] = ()
-
-
-@dataclass(frozen=True)
-class Passage:
-    text: str
-    mentions: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RememberResult:
-    """What was stored, and what could not be located (and so was not stored as grounded)."""
-
-    documents: tuple[Document, ...]
-    entities: int
-    mentions_located: int
-    relations_grounded: int
-    relations_asserted: tuple[RelationFact, ...]
-    unlocated: tuple[str, ...] = field(default=())
 
 
 def check_facts(source: str, facts: Facts, passages: Sequence[Passage]) -> dict[str, EntityFact]:

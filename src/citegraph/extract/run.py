@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
-from ..types import Chunk, Document
+from ..values.documents import Chunk, Document
 from .mentions import MentionRows, add_chunk_rows
 from .offline import Extractor
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from ..errors import InvalidDocument
 from ..store.documents import DocumentRepository
-from ..types import Chunk, Document, IngestResult, IngestStatus, TextOrigin
+from ..values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .chunking import chunk_spans
 from .decode import stored_text
 from .mapped import TextBuffer, release, sha256_of

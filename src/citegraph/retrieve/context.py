@@ -20,9 +20,9 @@ from ..models.embeddings import Embedder
 from ..store.graph import GraphHandle
 from ..store.schema import INDEXES, VECTOR_INDEX, index_states
 from ..text.words import content_words, stem, stems
-from ..types import TextOrigin
+from ..values.documents import TextOrigin
+from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
-from .evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
 from .meaning import NEAREST
 from .walk import walk

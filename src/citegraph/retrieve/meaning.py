@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from ..models.embeddings import Embedder
 from ..store.documents import DocumentRepository
 from ..store.graph import GraphHandle
-from ..types import Chunk, Document
+from ..values.documents import Chunk, Document
 
 BATCH = 64
 WRITE_EMBEDDINGS = """

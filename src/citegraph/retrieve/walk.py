@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.graph import GraphHandle
-from .evidence import TraversalPolicy
+from ..values.evidence import TraversalPolicy
 
 # Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
 # thousands of links costs no more than the cap; a walk that hits it reports "fanout".

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answer.types import Wording
 from ..audit.check import check
 from ..audit.export import from_document
 from ..audit.store_check import check_against_store
 from ..errors import InvalidRequest
 from ..limits import MAX_CHECK_CITATIONS, MAX_CHECK_ITEM_BYTES
 from ..scope import Scope
+from ..values.answers import Wording
 from .shapes import CheckOut
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..extract.remember import EntityFact, Facts, Passage, RelationFact
 from ..limits import (
     DEFAULT_HOPS,
     DEFAULT_K,
@@ -18,6 +17,7 @@ from ..limits import (
     MAX_SCOPE_NAME,
     SCOPE_NAME_PATTERN,
 )
+from ..values.facts import EntityFact, Facts, Passage, RelationFact
 
 ScopeName = Field(
     min_length=1,

@@ -14,12 +14,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from ..answer.types import Answer
 from ..audit.export import evidence_json, to_document
-from ..extract.remember import RememberResult
-from ..retrieve.evidence import Evidence
 from ..store.health import GraphHealth
-from ..types import Chunk, Document, IngestResult
+from ..values.answers import Answer
+from ..values.documents import Chunk, Document, IngestResult
+from ..values.evidence import Evidence
+from ..values.facts import RememberResult
 
 
 class Wire(BaseModel):

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import StoreError
-from ..types import Chunk, Document, TextOrigin
+from ..values.documents import Chunk, Document, TextOrigin
 from .graph import GraphHandle
 from .processes import pid_alive, process_start
 

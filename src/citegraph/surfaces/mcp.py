@@ -14,8 +14,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from .. import __version__
-from ..answer.followup import Turn
-from ..answer.types import Answer
 from ..errors import CitegraphError, InvalidRequest, StoreUnavailable
 from ..limits import (
     DEFAULT_HOPS,
@@ -27,12 +25,13 @@ from ..limits import (
     check_history,
     within_limit,
 )
-from ..retrieve.evidence import Evidence
 from ..scope import OpenScopes, Scope
 from ..service import shapes
 from ..service.checking import check_answer
 from ..service.requests import EntityIn, PassageIn, RelationIn, TurnIn, facts_from, passages_from
 from ..service.shapes import wire
+from ..values.answers import Answer, Turn
+from ..values.evidence import Evidence
 from ..workspace import Workspace
 
 T = TypeVar("T")

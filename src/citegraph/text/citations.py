@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..ingest.pdf import page_of
-from ..types import Chunk, Citation, Document, Grounding
+from ..values.documents import Chunk, Citation, Document, Grounding
 from .fold import FoldedText
 from .quotes import QuoteNotFound, locate_in
 

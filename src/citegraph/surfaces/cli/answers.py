@@ -29,7 +29,7 @@ from .common import (
 from .printing import print_answer
 
 if TYPE_CHECKING:
-    from ...answer.followup import Turn
+    from ...values.answers import Turn
 
 
 @app.command()
@@ -85,7 +85,7 @@ def chat(
     conversation. An empty line, 'exit' or Ctrl-D ends it."""
     with contextlib.suppress(ImportError):  # line editing for input(); not on every platform
         import readline  # noqa: F401
-    from ...answer.followup import Turn
+    from ...values.answers import Turn
 
     history: list[Turn] = []
     with open_workspace(home, url, model) as ws:

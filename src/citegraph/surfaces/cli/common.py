@@ -175,7 +175,7 @@ def open_workspace(
 
 def page_label(page: int | None, end_page: int | None) -> str:
     """ ", p. 3", ", pp. 3-5", or nothing, to follow a byte span."""
-    from ...types import page_range
+    from ...values.documents import page_range
 
     pages = page_range(page, end_page)
     return f", {'pp.' if '-' in pages else 'p.'} {pages}" if pages else ""

@@ -31,7 +31,7 @@ from .common import (
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
     from ...ingest.pipeline import ParsedDocument
-    from ...types import Chunk, IngestResult
+    from ...values.documents import Chunk, IngestResult
 
 
 @app.command()
@@ -72,7 +72,7 @@ def ingest(
 
     from ...ingest.pipeline import DocumentGroups
     from ...ingest.sources import SUPPORTED_TYPES, expand
-    from ...types import TextOrigin
+    from ...values.documents import TextOrigin
 
     if media_type is not None and media_type not in SUPPORTED_TYPES:
         fail(f"--type {media_type}: one of {', '.join(SUPPORTED_TYPES)}", 2)
@@ -248,7 +248,7 @@ def show(
         )
     from rich.table import Table
 
-    from ...types import page_range
+    from ...values.documents import page_range
 
     table = Table()
     for column in ("#", "bytes [start, end)", "pages", "text"):

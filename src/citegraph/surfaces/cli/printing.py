@@ -11,8 +11,8 @@ from rich.console import Console
 from .common import escape, page_label
 
 if TYPE_CHECKING:
-    from ...answer.types import Answer
-    from ...types import Citation
+    from ...values.answers import Answer
+    from ...values.documents import Citation
 
 
 def _sources(answer: Answer) -> list[tuple[str, str, Citation]]:

@@ -12,7 +12,6 @@ from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
 from ... import __version__
-from ...answer.followup import Turn
 from ...audit.export import evidence_json
 from ...limits import MAX_NAME, MAX_SCOPE_NAME, check_history, within_limit
 from ...models.chat import ChatModel
@@ -22,6 +21,7 @@ from ...service import shapes as s
 from ...service.checking import check_answer
 from ...service.shapes import wire
 from ...service.tokens import Right, TokenFile, TokenRecord
+from ...values.answers import Turn
 from ...workspace import Workspace
 from . import bodies as b
 from .guard import (

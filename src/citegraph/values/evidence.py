@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..types import TextOrigin
+from .documents import TextOrigin
 
 
 class VerdictState(StrEnum):

@@ -5,9 +5,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ..retrieve.evidence import Evidence
-from ..types import Citation
-from .followup import Rewrite
+from .documents import Citation
+from .evidence import Evidence
+
+
+@dataclass(frozen=True)
+class Turn:
+    question: str
+    answer: str
+
+
+class RewriteOutcome(StrEnum):
+    REWRITTEN = "rewritten"
+    UNCHANGED = "unchanged"
+    UNREADABLE = "unreadable"  # the model's reply was not {"question": ...}: asked as is
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    original: str
+    question: str
+    outcome: RewriteOutcome
+    turns_used: int
+    turns_dropped: int
 
 
 class Disposition(StrEnum):
