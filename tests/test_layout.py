@@ -7,6 +7,7 @@ dependency); imports under `if TYPE_CHECKING:` are left out, as they never run."
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "citegraph"
@@ -127,3 +128,24 @@ def test_http_and_mcp_never_import_each_other() -> None:
 def test_modules_stay_small() -> None:
     sizes = {m: len(p.read_text().splitlines()) for m, p in MODULES.items()}
     assert {m: n for m, n in sizes.items() if n > MAX_LINES} == {}
+
+
+_CYPHER = re.compile(
+    r"\b(MATCH|MERGE|UNWIND|DETACH DELETE)\b|\bCALL db\.|\bCREATE (INDEX|VECTOR|\()"
+)
+
+
+def test_all_cypher_lives_in_the_named_query_modules() -> None:
+    """Every Cypher string is a named constant in store/queries/, where it can be read whole
+    and checked for user text (always a parameter, never part of the string)."""
+    elsewhere = []
+    for module, path in MODULES.items():
+        if module.startswith("citegraph.store.queries"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and _CYPHER.search(text):
+                elsewhere.append(f"{module}:{node.lineno}: {text[:50]!r}")
+    assert elsewhere == []
+    queries = [m for m in MODULES if m.startswith("citegraph.store.queries.")]
+    assert len(queries) >= 4

@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("citegraph")
 SCOPE_NAME = re.compile(SCOPE_NAME_PATTERN)
 GRAPH_PREFIX = "citegraph:"
-ANY_NODE = "MATCH (n) RETURN 1 LIMIT 1"
 # How long after a failed cleanup of abandoned staging it is tried again.
 HOUSEKEEPING_RETRY_S = 60.0
 # How long keyword statistics may be reused before they are counted again.

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 from .config import Settings, load_settings
 from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
-from .scope import ANY_NODE, GRAPH_PREFIX, Scope, validate_scope_name
+from .scope import GRAPH_PREFIX, Scope, validate_scope_name
 from .store.aof import rewriting, server_persistence
 from .store.embedded import EmbeddedServer
 from .store.graph import FalkorStore, GraphStore
 from .store.health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
+from .store.queries.schema import ANY_NODE
 
 if TYPE_CHECKING:
     from .extract.offline import Extractor

@@ -18,13 +18,19 @@ from ..limits import (
 )
 from ..models.embeddings import Embedder
 from ..store.graph import GraphHandle
+from ..store.queries.retrieval import (
+    CHUNK_DETAILS,
+    CHUNKS_OF_ENTITIES,
+    COUNT_DOCUMENTS,
+    NEAREST,
+    NEIGHBOUR_CHUNKS,
+)
 from ..store.schema import INDEXES, VECTOR_INDEX, index_states
 from ..text.words import content_words, stem, stems
 from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
-from .meaning import NEAREST
 from .walk import walk
 
 DEFAULT_BUDGET_BYTES = 16_000
@@ -33,36 +39,11 @@ WEIGHTS = {"keyword": 1.0, "name": 1.0, "type": 1.0, "graph": 1.0}
 CANDIDATES_PER_LIST = 50
 CONTEXT_PASSAGES = 3
 
-COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
 _BRANCHES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citegraph-context")
 # Chunks naming the given entities, best first: an entity named in few chunks says more about
 # them than one named everywhere, so each counts ln(1 + chunks / chunks naming it). Entities
 # named in more than MAX_NAMED chunks say almost nothing and would cost the most: skipped.
 MAX_NAMED = 300
-CHUNKS_OF_ENTITIES = """
-UNWIND $keys AS k
-MATCH (e:Entity {key: k})
-WITH e, size((e)-[:MENTIONED_IN]->()) AS named
-WHERE 0 < named AND named <= $max_named
-MATCH (e)-[:MENTIONED_IN]->(c:Chunk)-[:PART_OF]->(:Document)
-WITH c, sum(log(1.0 + toFloat($chunks) / named)) AS s
-RETURN c.id, s
-ORDER BY s DESC, c.id
-LIMIT $limit
-"""
-CHUNK_DETAILS = """
-UNWIND $ids AS id
-MATCH (c:Chunk {id: id})-[:PART_OF]->(d:Document)
-RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
-       c.end_page, d.origin_kind, d.origin_source, d.origin_method
-"""
-NEIGHBOUR_CHUNKS = """
-UNWIND $pairs AS p
-MATCH (c:Chunk {document_id: p.doc})-[:PART_OF]->(d:Document)
-WHERE c.ordinal = p.ordinal
-RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
-       c.end_page, d.origin_kind, d.origin_source, d.origin_method
-"""
 
 
 @dataclass(frozen=True)

@@ -16,35 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..store.graph import GraphHandle
+from ..store.queries.retrieval import CANDIDATE_CHUNKS, CHUNK_STATS, TERM_COUNT
 from ..text.words import STOPWORDS, stem, tokens
 
 K1 = 1.2
 B = 0.75
 CANDIDATES = 200
 DF_CAP_MIN = 2000
-
-# Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
-# so a small over-fetch keeps the count right without checking every hit.
-CANDIDATE_CHUNKS = """
-CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
-WITH node, score
-ORDER BY score DESC
-LIMIT $over
-MATCH (node)-[:PART_OF]->(:Document)
-RETURN node.id, node.text, score
-LIMIT $limit
-"""
-# Document frequencies are counted up to a cap: past it a word is common, its weight small, and
-# counting every hit would cost the most exactly where it matters least.
-TERM_COUNT = """
-CALL db.idx.fulltext.queryNodes('Chunk', $term) YIELD node
-WITH node
-LIMIT $cap
-RETURN count(node)
-"""
-CHUNK_STATS = (
-    "MATCH (c:Chunk)-[:PART_OF]->(:Document) RETURN count(c), avg(c.end_byte - c.start_byte)"
-)
 
 
 @dataclass

@@ -8,21 +8,10 @@ from collections.abc import Callable, Iterable
 from ..models.embeddings import Embedder
 from ..store.documents import DocumentRepository
 from ..store.graph import GraphHandle
+from ..store.queries.retrieval import WRITE_EMBEDDINGS
 from ..values.documents import Chunk, Document
 
 BATCH = 64
-WRITE_EMBEDDINGS = """
-UNWIND $rows AS r
-MATCH (c:Chunk {id: r.id})
-SET c.embedding = vecf32(r.vector)
-"""
-# Cosine distance: smaller is closer. Only chunks of committed documents count.
-NEAREST = """
-CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($vector)) YIELD node, score
-MATCH (node)-[:PART_OF]->(:Document)
-RETURN node.id, score
-ORDER BY score, node.id
-"""
 
 
 def embed_documents(

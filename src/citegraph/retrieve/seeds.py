@@ -9,6 +9,12 @@ from rapidfuzz import fuzz
 
 from ..extract.mentions import normalise_name
 from ..store.graph import GraphHandle
+from ..store.queries.retrieval import (
+    ENTITIES_BY_NORM,
+    ENTITIES_BY_PREFIX,
+    ENTITIES_BY_TYPE,
+    ENTITY_TYPES,
+)
 from ..text.words import STOPWORDS, stem, tokens
 
 # Close spellings: a question phrase matches a stored name when rapidfuzz's ratio (0 to 100)
@@ -17,26 +23,6 @@ from ..text.words import STOPWORDS, stem, tokens
 FUZZY_THRESHOLD = 88.0
 MIN_FUZZY_CHARS = 5
 MAX_GRAM_WORDS = 5
-
-ENTITIES_BY_NORM = """
-UNWIND $norms AS n
-MATCH (e:Entity {norm: n})
-RETURN e.key, e.name, e.type, n
-"""
-ENTITIES_BY_PREFIX = """
-UNWIND $prefixes AS p
-MATCH (e:Entity)
-WHERE e.norm STARTS WITH p
-RETURN e.key, e.name, e.norm
-LIMIT 1000
-"""
-ENTITY_TYPES = "MATCH (e:Entity) RETURN DISTINCT e.type LIMIT 1000"
-ENTITIES_BY_TYPE = """
-UNWIND $types AS t
-MATCH (e:Entity {type: t})
-RETURN e.key, e.name, e.type
-LIMIT $limit
-"""
 
 
 @dataclass(frozen=True)

@@ -5,17 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.graph import GraphHandle
+from ..store.queries.retrieval import NEIGHBOURS
 from ..values.evidence import TraversalPolicy
-
-# Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
-# thousands of links costs no more than the cap; a walk that hits it reports "fanout".
-NEIGHBOURS = """
-UNWIND $keys AS k
-MATCH (a:Entity {key: k})-[r:RELATES]-(b:Entity)
-WHERE ($types IS NULL OR r.type IN $types) AND ($weak OR r.weak = false)
-RETURN a.key, b.key, r.chunk_id, r.citable
-LIMIT $cap
-"""
 
 
 @dataclass

@@ -15,44 +15,15 @@ from dataclasses import dataclass, field
 from ..errors import StoreError
 from .graph import GraphHandle
 from .processes import pid_alive
-from .schema import INDEXES, ensure_indexes, wait_for_indexes
-
-_LEASE_IDS = "MATCH (l:IngestLease) RETURN id(l)"
-_LEASE = (
-    "MATCH (l:IngestLease) WHERE id(l) = $id "
-    "RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
+from .queries.repair import (
+    CHUNK_COUNTS,
+    DROP_LEASE,
+    LEASE,
+    LEASE_IDS,
+    ORPHAN_CHUNKS,
+    UNLEASED_STAGING,
 )
-# Chunks first, then the staged document, then the lease: nothing refers to a deleted node.
-_DROP_LEASE = """
-MATCH (l:IngestLease) WHERE id(l) = $id
-OPTIONAL MATCH (l)-[:STAGES]->(s:StagingDocument)
-OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
-WITH l, collect(DISTINCT s) AS staged, collect(c) AS chunks
-FOREACH (c IN chunks | DELETE c)
-FOREACH (x IN staged | DELETE x)
-DELETE l
-RETURN size(chunks)
-"""
-_UNLEASED_STAGING = """
-MATCH (s:StagingDocument) WHERE NOT ()-[:STAGES]->(s)
-OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
-WITH s, collect(c) AS chunks
-FOREACH (c IN chunks | DELETE c)
-DELETE s
-RETURN count(s), sum(size(chunks))
-"""
-_ORPHAN_CHUNKS = """
-MATCH (c:Chunk) WHERE NOT (c)-[:PART_OF]->()
-DELETE c
-RETURN count(c)
-"""
-_CHUNK_COUNTS = """
-MATCH (d:Document)
-OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
-WITH d, count(c) AS stored
-WHERE stored <> d.chunk_count
-RETURN d.name, d.chunk_count, stored
-"""
+from .schema import INDEXES, ensure_indexes, wait_for_indexes
 
 
 @dataclass
@@ -101,9 +72,9 @@ def repair_graph(
         wait_for_indexes(graph, index_timeout_s, INDEXES)
     except Exception as exc:  # reported; the rest of the repair does not need them
         report.problems.append(str(exc))
-    for (lease_id,) in graph.ro_query(_LEASE_IDS):
+    for (lease_id,) in graph.ro_query(LEASE_IDS):
         try:
-            rows = graph.ro_query(_LEASE, {"id": lease_id})
+            rows = graph.ro_query(LEASE, {"id": lease_id})
             key, host, pid, start = rows[0] if rows else (None, None, None, None)
             alive = _lease_owner_alive(host, pid, start)
         except StoreError as exc:
@@ -113,15 +84,15 @@ def repair_graph(
             who = f"pid {pid} on {host}" if alive else f"a writer on {host} (cannot be checked)"
             report.leases_kept.append(f"staging {key} of {who}; --force removes it")
             continue
-        [[chunks]] = graph.query(_DROP_LEASE, {"id": lease_id}) or [[0]]
+        [[chunks]] = graph.query(DROP_LEASE, {"id": lease_id}) or [[0]]
         report.leases_dropped += 1
         report.staging_chunks_dropped += int(chunks or 0)
-    for staged, chunks in graph.query(_UNLEASED_STAGING):
+    for staged, chunks in graph.query(UNLEASED_STAGING):
         report.unleased_staging_dropped += int(staged or 0)
         report.orphan_chunks_dropped += int(chunks or 0)
-    for (orphans,) in graph.query(_ORPHAN_CHUNKS):
+    for (orphans,) in graph.query(ORPHAN_CHUNKS):
         report.orphan_chunks_dropped += int(orphans or 0)
-    for name, expected, stored in graph.ro_query(_CHUNK_COUNTS):
+    for name, expected, stored in graph.ro_query(CHUNK_COUNTS):
         report.problems.append(
             f"document {name!r} lists {expected} chunks but {stored} are stored; "
             "ingest it again to rebuild it"

@@ -11,6 +11,15 @@ import time
 
 from ..errors import ConfigError, IndexNotReady
 from .graph import GraphHandle
+from .queries.schema import (
+    CREATE_EDGE,
+    CREATE_FULLTEXT,
+    CREATE_RANGE,
+    CREATE_VECTOR,
+    LIST_INDEXES,
+    SCOPE_EMBEDDING,
+    SET_SCOPE_EMBEDDING,
+)
 
 # (label, property, kind) for every index a scope needs.
 INDEXES: tuple[tuple[str, str, str], ...] = (
@@ -30,29 +39,12 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
 # abandoned staging): small labels, operational moments after a start.
 DOCUMENT_INDEXES = tuple(index for index in INDEXES if index[0] in ("Document", "IngestLease"))
 
-_LIST_INDEXES = (
-    "CALL db.indexes() YIELD label, properties, types, status, entitytype "
-    "RETURN label, properties, types, status, entitytype"
-)
-# Labels and property names below come from the constant table above, never from user input.
-_CREATE_RANGE = "CREATE INDEX FOR (n:{label}) ON (n.{prop})"
-_CREATE_FULLTEXT = "CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')"
-_CREATE_EDGE = "CREATE INDEX FOR ()-[r:{label}]-() ON (r.{prop})"
-# The vector index's dimension comes from the embedder (an int), never from user text.
-_CREATE_VECTOR = (
-    "CREATE VECTOR INDEX FOR (c:Chunk) ON (c.embedding) "
-    "OPTIONS {{dimension: {dimensions}, similarityFunction: 'cosine'}}"
-)
 VECTOR_INDEX = ("Chunk", "embedding", "VECTOR")
-SCOPE_EMBEDDING = "MERGE (s:ScopeInfo {id: 'scope'}) RETURN s.embed_model, s.dimensions"
-SET_SCOPE_EMBEDDING = (
-    "MERGE (s:ScopeInfo {id: 'scope'}) SET s.embed_model = $model, s.dimensions = $dimensions"
-)
 
 
 def _existing(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
     found: dict[tuple[str, str, str], str] = {}
-    for label, properties, types, status, entity in graph.query(_LIST_INDEXES):
+    for label, properties, types, status, entity in graph.query(LIST_INDEXES):
         for prop in properties:
             for kind in types.get(prop, []):
                 if entity == "RELATIONSHIP" and kind == "RANGE":
@@ -68,7 +60,7 @@ def ensure_indexes(graph: GraphHandle) -> int:
     for label, prop, kind in INDEXES:
         if (label, prop, kind) in existing:
             continue
-        template = {"FULLTEXT": _CREATE_FULLTEXT, "EDGE": _CREATE_EDGE}.get(kind, _CREATE_RANGE)
+        template = {"FULLTEXT": CREATE_FULLTEXT, "EDGE": CREATE_EDGE}.get(kind, CREATE_RANGE)
         graph.query(template.format(label=label, prop=prop))
         created += 1
     return created
@@ -85,7 +77,7 @@ def ensure_vector_index(graph: GraphHandle, model: str, dimensions: int) -> int:
         )
     created = 0
     if VECTOR_INDEX not in _existing(graph):
-        graph.query(_CREATE_VECTOR.format(dimensions=int(dimensions)))
+        graph.query(CREATE_VECTOR.format(dimensions=int(dimensions)))
         created = 1
     graph.query(SET_SCOPE_EMBEDDING, {"model": model, "dimensions": dimensions})
     return created

@@ -1,0 +1,128 @@
+"""Documents, their chunks, and staged versions."""
+
+from __future__ import annotations
+
+# -- used by store/documents.py
+DOC_FIELDS = (
+    "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
+    "d.origin_kind, d.origin_source, d.origin_method, d.page_starts, d.title, d.extracted, "
+    "d.embedded_with"
+)
+
+CHUNK_FIELDS = (
+    "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
+)
+
+FIND_BY_NAMES = f"UNWIND $names AS name MATCH (d:Document {{name: name}}) RETURN {DOC_FIELDS}"
+
+FIND_BY_ID = f"MATCH (d:Document {{id: $id}}) RETURN {DOC_FIELDS}"
+
+LIST_DOCUMENTS = f"MATCH (d:Document) RETURN {DOC_FIELDS} ORDER BY d.name"
+
+LIST_CHUNKS = (
+    f"MATCH (c:Chunk {{document_id: $id}})-[:PART_OF]->(d:Document {{id: $id}}) "
+    f"RETURN {CHUNK_FIELDS} ORDER BY c.ordinal SKIP $skip LIMIT $limit"
+)
+
+# Who is writing a staged version lives on a lease node of its own, so that committing never
+# has to remove properties from the document node.
+CREATE_STAGING = """
+UNWIND $docs AS d
+CREATE (:IngestLease {
+  staging_key: d.key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+})-[:STAGES]->(:StagingDocument {
+  id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
+  size_bytes: d.size_bytes, chunk_count: 0, ingested_at: d.ingested_at,
+  origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
+  page_starts: d.page_starts, title: d.title, extracted: false
+})
+"""
+
+ADD_CHUNKS = """
+UNWIND $rows AS r
+MATCH (:IngestLease {staging_key: r.key})-[:STAGES]->(s:StagingDocument)
+CREATE (c:Chunk {
+  id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+})-[:PART_OF]->(s)
+"""
+
+# One query, so one atomic step: the old versions go and the new ones appear together. The
+# documents of one call have distinct names, so no row can match another row's new version.
+COMMIT = """
+UNWIND $items AS item
+MATCH (lease:IngestLease {staging_key: item.key})-[:STAGES]->(s:StagingDocument)
+DELETE lease
+SET s.chunk_count = item.chunk_count
+WITH s, item
+OPTIONAL MATCH (old:Document {name: s.name})
+OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
+WITH s, item, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: s.id}]->()
+WITH s, item, olds, old_chunks, collect(rel) AS old_relations
+FOREACH (r IN old_relations | DELETE r)
+FOREACH (c IN old_chunks | DELETE c)
+FOREACH (o IN olds | DELETE o)
+SET s:Document
+REMOVE s:StagingDocument
+RETURN item.key, size(olds)
+"""
+
+# Documents small enough to go in one query skip staging: one query is already atomic.
+WRITE_WHOLE = """
+UNWIND $docs AS d
+OPTIONAL MATCH (old:Document {name: d.name})
+OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
+WITH d, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
+WITH d, olds, old_chunks, collect(rel) AS old_relations
+FOREACH (r IN old_relations | DELETE r)
+FOREACH (c IN old_chunks | DELETE c)
+FOREACH (o IN olds | DELETE o)
+CREATE (doc:Document {
+  id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
+  size_bytes: d.size_bytes, chunk_count: size(d.chunks), ingested_at: d.ingested_at,
+  origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
+  page_starts: d.page_starts, title: d.title, extracted: false
+})
+WITH d, doc, size(olds) AS replaced
+UNWIND d.chunks AS r
+CREATE (c:Chunk {
+  id: r.id, document_id: doc.id, ordinal: r.ordinal, start_byte: r.start_byte,
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+})-[:PART_OF]->(doc)
+RETURN d.name, replaced, count(c)
+"""
+
+# Mentions go with their chunks; relations found in the document go with it.
+DELETE_DOCUMENT = """
+MATCH (d:Document {id: $id})
+OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
+WITH d, collect(c) AS chunks
+OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
+WITH d, chunks, collect(rel) AS relations
+FOREACH (r IN relations | DELETE r)
+FOREACH (c IN chunks | DELETE c)
+DELETE d
+RETURN size(chunks)
+"""
+
+MARK_EXTRACTED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true"
+
+MARK_EMBEDDED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.embedded_with = $model"
+
+LIST_STAGING = (
+    "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
+)
+
+DROP_STAGING = """
+UNWIND $keys AS key
+MATCH (lease:IngestLease {staging_key: key})
+OPTIONAL MATCH (lease)-[:STAGES]->(s:StagingDocument)
+OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(s)
+WITH lease, collect(DISTINCT s) AS staged, collect(c) AS chunks
+FOREACH (c IN chunks | DELETE c)
+FOREACH (x IN staged | DELETE x)
+DELETE lease
+RETURN size(chunks)
+"""

@@ -1,0 +1,109 @@
+"""Reading evidence: seeds, keywords, graph walks, meaning, chunk details."""
+
+from __future__ import annotations
+
+# -- used by retrieve/keywords.py
+# Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
+# so a small over-fetch keeps the count right without checking every hit.
+CANDIDATE_CHUNKS = """
+CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
+WITH node, score
+ORDER BY score DESC
+LIMIT $over
+MATCH (node)-[:PART_OF]->(:Document)
+RETURN node.id, node.text, score
+LIMIT $limit
+"""
+
+# Document frequencies are counted up to a cap: past it a word is common, its weight small, and
+# counting every hit would cost the most exactly where it matters least.
+TERM_COUNT = """
+CALL db.idx.fulltext.queryNodes('Chunk', $term) YIELD node
+WITH node
+LIMIT $cap
+RETURN count(node)
+"""
+
+CHUNK_STATS = (
+    "MATCH (c:Chunk)-[:PART_OF]->(:Document) RETURN count(c), avg(c.end_byte - c.start_byte)"
+)
+
+# -- used by retrieve/seeds.py
+ENTITIES_BY_NORM = """
+UNWIND $norms AS n
+MATCH (e:Entity {norm: n})
+RETURN e.key, e.name, e.type, n
+"""
+
+ENTITIES_BY_PREFIX = """
+UNWIND $prefixes AS p
+MATCH (e:Entity)
+WHERE e.norm STARTS WITH p
+RETURN e.key, e.name, e.norm
+LIMIT 1000
+"""
+
+ENTITY_TYPES = "MATCH (e:Entity) RETURN DISTINCT e.type LIMIT 1000"
+
+ENTITIES_BY_TYPE = """
+UNWIND $types AS t
+MATCH (e:Entity {type: t})
+RETURN e.key, e.name, e.type
+LIMIT $limit
+"""
+
+# -- used by retrieve/walk.py
+# Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
+# thousands of links costs no more than the cap; a walk that hits it reports "fanout".
+NEIGHBOURS = """
+UNWIND $keys AS k
+MATCH (a:Entity {key: k})-[r:RELATES]-(b:Entity)
+WHERE ($types IS NULL OR r.type IN $types) AND ($weak OR r.weak = false)
+RETURN a.key, b.key, r.chunk_id, r.citable
+LIMIT $cap
+"""
+
+# -- used by retrieve/meaning.py
+WRITE_EMBEDDINGS = """
+UNWIND $rows AS r
+MATCH (c:Chunk {id: r.id})
+SET c.embedding = vecf32(r.vector)
+"""
+
+# Cosine distance: smaller is closer. Only chunks of committed documents count.
+NEAREST = """
+CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($vector)) YIELD node, score
+MATCH (node)-[:PART_OF]->(:Document)
+RETURN node.id, score
+ORDER BY score, node.id
+"""
+
+# -- used by retrieve/context.py
+COUNT_DOCUMENTS = "MATCH (d:Document) RETURN count(d)"
+
+CHUNKS_OF_ENTITIES = """
+UNWIND $keys AS k
+MATCH (e:Entity {key: k})
+WITH e, size((e)-[:MENTIONED_IN]->()) AS named
+WHERE 0 < named AND named <= $max_named
+MATCH (e)-[:MENTIONED_IN]->(c:Chunk)-[:PART_OF]->(:Document)
+WITH c, sum(log(1.0 + toFloat($chunks) / named)) AS s
+RETURN c.id, s
+ORDER BY s DESC, c.id
+LIMIT $limit
+"""
+
+CHUNK_DETAILS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {id: id})-[:PART_OF]->(d:Document)
+RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
+       c.end_page, d.origin_kind, d.origin_source, d.origin_method
+"""
+
+NEIGHBOUR_CHUNKS = """
+UNWIND $pairs AS p
+MATCH (c:Chunk {document_id: p.doc})-[:PART_OF]->(d:Document)
+WHERE c.ordinal = p.ordinal
+RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
+       c.end_page, d.origin_kind, d.origin_source, d.origin_method
+"""
