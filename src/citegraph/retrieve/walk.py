@@ -1,4 +1,6 @@
-"""Walking the graph out from seed entities, hop by hop, within a traversal policy."""
+"""Walking the graph out from seed entities, hop by hop, within a traversal policy. The walk
+keeps the edges it took, each with its relation type, direction and the quote it came from, so
+a path back to a seed can be shown and graded hop by hop."""
 
 from __future__ import annotations
 
@@ -9,14 +11,43 @@ from ..store.queries.retrieval import NEIGHBOURS
 from ..values.evidence import TraversalPolicy
 
 
+@dataclass(frozen=True)
+class WalkEdge:
+    """One relation the walk took: from `source` (reached earlier) to `target`, at `hop`.
+    `forward` is true when the relation points from source to target as stored."""
+
+    hop: int
+    source: str
+    target: str
+    type: str
+    forward: bool
+    chunk_id: str | None
+    quote: str | None
+    start_byte: int | None
+    end_byte: int | None
+    citable: bool
+    weak: bool
+
+
 @dataclass
 class Walk:
-    """What a walk reached: entity keys by hop, and relation chunks by hop."""
+    """What a walk reached: entity keys by hop, relation chunks by hop, and the edge by which
+    each entity was first reached."""
 
     entities: dict[str, int] = field(default_factory=dict)  # key -> hop it was reached at
     relation_chunks: dict[str, int] = field(default_factory=dict)  # chunk id -> hop
+    via: dict[str, WalkEdge] = field(default_factory=dict)  # key -> the edge that reached it
     fanout_cut: bool = False
     hops_cut: bool = False
+
+    def path(self, key: str) -> list[WalkEdge]:
+        """The edges from a seed to `key`, in walking order (empty for a seed)."""
+        edges: list[WalkEdge] = []
+        while key in self.via:
+            edge = self.via[key]
+            edges.append(edge)
+            key = edge.source
+        return edges[::-1]
 
 
 def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolicy) -> Walk:
@@ -36,7 +67,7 @@ def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolic
             rows = rows[:cap]
         per_entity: dict[str, int] = {}
         next_frontier: list[str] = []
-        for source, neighbour, chunk_id, citable in rows:
+        for source, neighbour, chunk_id, citable, kind, forward, quote, start, end, weak in rows:
             per_entity[source] = per_entity.get(source, 0) + 1
             if per_entity[source] > policy.fanout:
                 result.fanout_cut = True
@@ -45,6 +76,10 @@ def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolic
                 result.relation_chunks.setdefault(chunk_id, hop)
             if neighbour not in result.entities:
                 result.entities[neighbour] = hop
+                result.via[neighbour] = WalkEdge(
+                    hop, source, neighbour, kind, bool(forward), chunk_id or None, quote,
+                    start, end, bool(citable), bool(weak),
+                )  # fmt: skip
                 next_frontier.append(neighbour)
         frontier = next_frontier[: policy.fanout * 4]
     if frontier and hops > 0:

@@ -59,7 +59,8 @@ NEIGHBOURS = """
 UNWIND $keys AS k
 MATCH (a:Entity {key: k})-[r:RELATES]-(b:Entity)
 WHERE ($types IS NULL OR r.type IN $types) AND ($weak OR r.weak = false)
-RETURN a.key, b.key, r.chunk_id, r.citable
+RETURN a.key, b.key, r.chunk_id, r.citable, r.type, startNode(r) = a, r.quote, r.start_byte,
+  r.end_byte, r.weak
 LIMIT $cap
 """
 
