@@ -58,9 +58,9 @@ def test_failed_housekeeping_never_blocks_reads_and_repair_clears_it(tmp_path: P
     repaired = cli("repair", "--scope", "s", "--home", str(home), "--json")
     assert repaired.returncode == 0, repaired.stderr
     report = json.loads(repaired.stdout)
-    assert report["leases_dropped"] == 1 and report["staging_chunks_dropped"] == 1
-    assert report["orphan_chunks_dropped"] == 1
-    assert len(report["leases_kept"]) == 1 and "another-machine" in report["leases_kept"][0]
+    assert report["leasesDropped"] == 1 and report["stagingChunksDropped"] == 1
+    assert report["orphanChunksDropped"] == 1
+    assert len(report["leasesKept"]) == 1 and "another-machine" in report["leasesKept"][0]
     with citegraph.open(home) as ws:
         assert _leftovers(ws) == [2, 0]  # the other machine's lease and its staged document
         assert ws.health().housekeeping == ()

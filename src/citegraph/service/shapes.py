@@ -39,6 +39,16 @@ def wire(value: BaseModel) -> dict[str, Any]:
     return value.model_dump(mode="json", by_alias=True)
 
 
+def camel(value: Any) -> Any:
+    """A report's JSON (dicts of snake_case keys, as `dataclasses.asdict` writes them) with
+    camelCase keys, for the operator reports that have no shape of their own."""
+    if isinstance(value, dict):
+        return {to_camel(str(k)): camel(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [camel(v) for v in value]
+    return value
+
+
 class ErrorDetail(Wire):
     code: str = Field(description="A stable, machine-readable code, e.g. forbidden.")
     message: str = Field(description="What went wrong, and what to do about it.")

@@ -66,7 +66,9 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             "housekeeping": list(found.housekeeping),
             "scope_errors": scope_errors,
         }
-        print_json(json.dumps(body))
+        from ...service.shapes import camel
+
+        print_json(json.dumps(camel(body)))
     else:
         ping = f", {found.ping_ms:.1f} ms" if found.ping_ms is not None else ""
         out.print(f"graph: {found.state.value} ({escape(found.detail)}{ping})")
@@ -140,7 +142,9 @@ def repair(
     except CitegraphError as exc:
         fail(str(exc), 1)
     if as_json:
-        print_json(json.dumps(asdict(report)))
+        from ...service.shapes import camel
+
+        print_json(json.dumps(camel(asdict(report))))
         return
     out.print(f"scope {escape(scope)}:")
     for line in report.lines():
