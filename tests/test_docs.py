@@ -87,8 +87,7 @@ def test_every_error_code_the_service_sends_is_in_the_agent_docs() -> None:
     from citegraph.surfaces.http import guard
 
     sources = "".join(
-        (ROOT / "src" / "citegraph" / "surfaces" / "http" / name).read_text()
-        for name in ("guard.py", "app.py")
+        path.read_text() for path in (ROOT / "src" / "citegraph" / "surfaces" / "http").glob("*.py")
     )
     # Codes given with a status (ApiError(401, "unauthorized", ...)) or in a status map.
     sent = set(re.findall(r"\b[1-5]\d\d,\s*\"([a-z_]+)\"", sources))

@@ -1,0 +1,29 @@
+"""/v1/health: the API and the graph, as separate facts; no token needed."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from ...service import shapes as s
+from .deps import Services
+
+log = logging.getLogger("citegraph.http")
+router = APIRouter(tags=["health"])
+
+
+@router.get(
+    "/v1/health",
+    response_model=s.HealthOut,
+    responses={503: {"model": s.HealthOut, "description": "The graph is down."}},
+)
+async def health(service: Services) -> JSONResponse:
+    """API health and graph health, as separate facts; 503 when the graph is down. Needs
+    no token."""
+    found = await service.guard.run(service.workspace.health)
+    if found.state != "ok":
+        log.warning("graph health: %s: %s", found.state.value, found.detail)
+    body = s.health_shape(found, found.public_detail())
+    return JSONResponse(s.wire(body), status_code=503 if found.state == "down" else 200)

@@ -1,0 +1,36 @@
+"""/v1/memory: remembering facts, and the cited evidence for a question."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ...audit.export import evidence_json
+from ...service import requests as r
+from ...service import shapes as s
+from ...service.tokens import Right
+from . import bodies as b
+from .deps import Services, Token
+
+router = APIRouter(prefix="/v1/memory", tags=["memory"])
+
+
+@router.post("/remember", response_model=b.RememberResponse)
+async def remember(service: Services, token: Token, body: r.RememberRequest) -> b.RememberResponse:
+    """Store facts you already know. Each mention is located in its passage before it is
+    kept; what cannot be located comes back in `unlocated` and is not stored."""
+    target = service.scope(token, body.scope, Right.WRITE)
+    facts = r.facts_from(body.facts.entities, body.facts.relations)
+    passages = r.passages_from(body.passages)
+    result = await service.guard.run(lambda: target.remember(body.source, facts, passages))
+    return b.RememberResponse.model_validate(s.wire(s.remember_shape(result)))
+
+
+@router.post("/context", response_model=b.ContextResponse)
+async def memory_context(
+    service: Services, token: Token, body: r.ContextRequest
+) -> b.ContextResponse:
+    """Cited passages for a question, with a verdict: read `verdict.state` first."""
+    target = service.scope(token, body.scope, Right.READ)
+    question = service.question("question", body.question)
+    evidence = await service.guard.run(lambda: target.context(question, k=body.k, hops=body.hops))
+    return b.ContextResponse.model_validate(evidence_json(evidence))
