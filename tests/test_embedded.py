@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +19,8 @@ import citegraph
 from helpers import alive, dead_pid, falkordb_on_port, free_port, python, spawn, wait_until
 
 OPEN_AND_REPORT = """
-import sys, citegraph
+import faulthandler, signal, sys, citegraph
+faulthandler.register(signal.SIGUSR1)  # a process that hangs can be asked where
 ws = citegraph.open(sys.argv[1])
 print(ws.server_pid(), flush=True)
 if len(sys.argv) > 2 and sys.argv[2] == "ingest":
@@ -81,8 +83,21 @@ def test_processes_starting_together_get_one_server(tmp_path: Path) -> None:
         for p in procs:
             p.send_signal(signal.SIGINT)
         for p in procs:
-            p.wait(timeout=30)
+            _wait_or_say_where(p)
     wait_until(lambda: not alive(next(iter(pids))), what="the last process to stop the server")
+
+
+def _wait_or_say_where(proc: subprocess.Popen[str]) -> None:
+    """Wait for a process to exit; one that does not is made to print its threads' stacks
+    (seen once in a full run: a process that did not finish closing in 30 s)."""
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(1)
+        proc.kill()
+        _, stderr = proc.communicate()
+        raise AssertionError(f"a process did not exit in 30 s; where it was:\n{stderr}") from None
 
 
 def test_a_server_orphaned_by_kill_9_is_adopted_then_stopped(tmp_path: Path) -> None:
