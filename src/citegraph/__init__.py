@@ -59,6 +59,7 @@ _LAZY: dict[str, str] = {
     "Message": ".models.chat",
     "NotFoundReason": ".text.quotes",
     "OfflineExtractor": ".extract.offline",
+    "LLMExtractor": ".extract.llm",
     "OpenAIChat": ".models.openai_chat",
     "Passage": ".values.facts",
     "QuoteMatch": ".text.quotes",
@@ -96,6 +97,7 @@ if _typing.TYPE_CHECKING:
     from .audit.check import check
     from .audit.export import from_json, to_json
     from .config import Settings, load_settings
+    from .extract.llm import LLMExtractor
     from .extract.offline import Candidate, Extractor, OfflineExtractor
     from .models.chat import ChatModel, ChatReply, Message, ScriptedChat
     from .models.embeddings import Embedder, HashingEmbedder, SentenceTransformerEmbedder
@@ -185,6 +187,7 @@ __all__ = [
     "InvalidDocument",
     "InvalidQuestion",
     "InvalidScopeName",
+    "LLMExtractor",
     "Message",
     "NotFoundReason",
     "OfflineExtractor",

@@ -301,7 +301,7 @@ class Scope:
             ]
             if resumed:
                 self._entities.forget_extraction(resumed)
-            extract_documents(
+            reports = extract_documents(
                 self.workspace.extractor,
                 pending,
                 lambda doc: written.get(doc.id) or repo.chunks(doc.id),
@@ -310,7 +310,14 @@ class Scope:
             )
             if any(r.status is IngestStatus.REPLACED for r in results):
                 self._entities.drop_orphans()
-            results = [replace(r, document=replace(r.document, extracted=True)) for r in results]
+            results = [
+                replace(
+                    r,
+                    document=replace(r.document, extracted=True),
+                    extraction=reports.get(r.document.id, r.extraction),
+                )
+                for r in results
+            ]
         embedder = self.workspace.embedder
         if embedder is not None:
             from .retrieve.meaning import embed_documents

@@ -22,6 +22,7 @@ from .store.queries.schema import ANY_NODE
 
 if TYPE_CHECKING:
     from .extract.offline import Extractor
+    from .extract.run import ProposingExtractor
 
 __all__ = ["Scope", "Workspace", "open", "validate_scope_name"]
 
@@ -32,7 +33,7 @@ class Workspace:
     def __init__(
         self,
         settings: Settings,
-        extractor: Extractor | None = None,
+        extractor: Extractor | ProposingExtractor | None = None,
         embedder: Embedder | None = None,
         server: EmbeddedServer | None = None,
         chat: ChatModel | None = None,
@@ -89,7 +90,7 @@ class Workspace:
         return self._chat
 
     @property
-    def extractor(self) -> Extractor | None:
+    def extractor(self) -> Extractor | ProposingExtractor | None:
         """What finds entities at ingest: the one given, else the offline extractor, unless
         CITEGRAPH_EXTRACT is off (None: no extraction)."""
         if self._extractor is None and self.settings.extract:

@@ -22,6 +22,7 @@ from .queries.entities import (
     WRITE_CO_MENTIONS,
     WRITE_ENTITIES,
     WRITE_MENTIONS,
+    WRITE_RELATIONS,
 )
 
 _BATCH = 2000
@@ -40,6 +41,9 @@ class EntityRepository:
 
     def write_co_mentions(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_CO_MENTIONS, rows)
+
+    def write_relations(self, rows: list[dict[str, Any]]) -> None:
+        self._write(WRITE_RELATIONS, rows)
 
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)

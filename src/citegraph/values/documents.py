@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .proposals import ExtractionReport
+
 
 @dataclass(frozen=True)
 class TextOrigin:
@@ -81,6 +83,8 @@ class IngestResult:
     document: Document
     status: IngestStatus
     warnings: tuple[str, ...] = field(default=())
+    # What extraction cost, kept and dropped (by reason); None when it did not run.
+    extraction: ExtractionReport | None = None
 
 
 class Grounding(StrEnum):

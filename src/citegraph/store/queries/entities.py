@@ -24,6 +24,15 @@ CREATE (a)-[:RELATES {
 }]->(b)
 """
 
+# A typed relation located by grounding: its quote is in the chunk and names both ends.
+WRITE_RELATIONS = """
+UNWIND $rows AS r
+MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
+CREATE (a)-[:RELATES {
+  type: r.type, weak: false, citable: true, quote: r.quote, chunk_id: r.chunk_id,
+  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted'
+}]->(b)
+"""
 WRITE_ENTITIES = """
 UNWIND $rows AS m
 MERGE (e:Entity {key: m.key})
@@ -60,7 +69,7 @@ DELETE m
 """
 
 FORGET_CO_MENTIONS = """
-MATCH (:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(:Entity)
+MATCH (:Entity)-[r:RELATES {source: 'extracted'}]->(:Entity)
 WHERE r.document_id IN $ids
 DELETE r
 """

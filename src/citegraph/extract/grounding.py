@@ -1,0 +1,106 @@
+"""Grounding: every proposed mention and relation is located in its chunk's stored bytes with
+the quote matcher before anything is kept. A relation is kept only when its evidence quote is
+in this chunk, at most MAX_EVIDENCE_BYTES long, and names both of its ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..text.fold import FoldedText
+from ..text.quotes import QuoteMatch, locate_in
+from ..values.documents import Chunk, Document
+from ..values.proposals import DropReason, ExtractionReport, Proposal
+from .mentions import MentionRows, entity_key, locate_name, normalise_name
+
+MAX_EVIDENCE_BYTES = 600
+# An end of a relation that no proposed entity names gets this type.
+UNTYPED = "entity"
+
+
+def _mention(
+    key: str, name: str, kind: str, chunk: Chunk, document: Document, match: QuoteMatch
+) -> dict[str, object]:
+    return {
+        "key": key, "name": name, "type": kind, "norm": normalise_name(name),
+        "chunk_id": chunk.id, "document_id": document.id,
+        "start_byte": chunk.start_byte + match.start_byte,
+        "end_byte": chunk.start_byte + match.end_byte,
+        "count": match.count,
+    }  # fmt: skip
+
+
+def ground(
+    proposal: Proposal,
+    document: Document,
+    chunk: Chunk,
+    siblings: Sequence[str],
+    rows: MentionRows,
+    relations: list[dict[str, Any]],
+    report: ExtractionReport,
+) -> None:
+    """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
+    `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
+    quote from another chunk or across a chunk boundary (cross-chunk) from one that is nowhere
+    (not-in-source)."""
+    if proposal.unreadable:
+        report.drop(DropReason.UNREADABLE_REPLY)
+        return
+    folded = FoldedText(chunk.text)
+    types: dict[str, str] = {}
+    located: set[str] = set()
+    for entity in proposal.entities:
+        match = locate_name(entity.name, folded)
+        if match is None:
+            report.drop(DropReason.NOT_IN_SOURCE)
+            continue
+        key = entity_key(entity.name, entity.type)
+        types.setdefault(normalise_name(entity.name), entity.type)
+        if key not in located:
+            located.add(key)
+            rows.mentions.append(_mention(key, entity.name, entity.type, chunk, document, match))
+            report.mentions += 1
+    for relation in proposal.relations:
+        evidence = locate_in(relation.quote, folded)
+        if not isinstance(evidence, QuoteMatch):
+            elsewhere = any(
+                isinstance(locate_in(relation.quote, FoldedText(s)), QuoteMatch) for s in siblings
+            )
+            report.drop(DropReason.CROSS_CHUNK if elsewhere else DropReason.NOT_IN_SOURCE)
+            continue
+        if evidence.end_byte - evidence.start_byte > MAX_EVIDENCE_BYTES:
+            report.drop(DropReason.TOO_LONG)
+            continue
+        quoted = FoldedText(evidence.text)
+        ends = []
+        for name in (relation.source, relation.target):
+            inside = locate_name(name, quoted)
+            if inside is None:
+                break
+            kind = types.get(normalise_name(name), UNTYPED)
+            key = entity_key(name, kind)
+            # The end's mention: where it is named inside the quote, in chunk offsets.
+            at = QuoteMatch(
+                start_byte=evidence.start_byte + inside.start_byte,
+                end_byte=evidence.start_byte + inside.end_byte,
+                start_char=evidence.start_char + inside.start_char,
+                end_char=evidence.start_char + inside.end_char,
+                text=inside.text,
+                count=1,
+            )
+            ends.append((key, name, kind, at))
+        if len(ends) < 2:
+            report.drop(DropReason.ENDS_NOT_IN_QUOTE)
+            continue
+        for key, name, kind, at in ends:
+            if key not in located:
+                located.add(key)
+                rows.mentions.append(_mention(key, name, kind, chunk, document, at))
+                report.mentions += 1
+        relations.append({
+            "a": ends[0][0], "b": ends[1][0], "type": relation.type,
+            "quote": evidence.text, "chunk_id": chunk.id, "document_id": document.id,
+            "start_byte": chunk.start_byte + evidence.start_byte,
+            "end_byte": chunk.start_byte + evidence.end_byte,
+        })  # fmt: skip
+        report.relations += 1

@@ -1,0 +1,101 @@
+"""`LLMExtractor`: entities and relations proposed by a chat model, one call per chunk. The
+fixed instructions come first and the chunk last, so a provider can cache the prefix. The
+reply must be the JSON asked for (one code fence tolerated); anything else is an unreadable
+reply, counted, and proposes nothing. Nothing proposed is kept before grounding locates it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..models.chat import ChatModel, Message
+from ..values.proposals import EntityProposal, Proposal, RelationProposal
+
+PROMPT_VERSION = "extract/1"
+GENERAL_TYPES = ("person", "organization", "place", "event", "work", "concept")
+ENGINEERING_TYPES = ("service", "datastore", "queue", "api", "setting", "team")
+ENGINEERING_RELATIONS = ("calls", "reads", "writes", "depends-on", "publishes", "consumes")
+_FENCE = re.compile(r"\A```[a-zA-Z]*\n(.*)\n```\Z", re.S)
+
+INSTRUCTIONS = """\
+You extract a knowledge graph from one passage. Reply with JSON only, no prose:
+{"entities": [{"name": ..., "type": ...}],
+ "relations": [{"source": ..., "target": ..., "type": ..., "quote": ...}]}
+Rules:
+- A name is written exactly as in the passage.
+- A relation's quote is copied word for word from the passage: the shortest sentence or
+  phrase that states it, naming both its source and its target.
+- Only what the passage states. Nothing from your own knowledge.
+Entity types: {entity_types}. Relation types: {relation_types}, or a short verb phrase.
+"""
+
+
+class LLMExtractor:
+    """Proposes entities and relations with `model`; `entity_types` and `relation_types` are
+    the schema shown to it (engineering defaults: services, datastores, calls, reads...)."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        entity_types: Sequence[str] = ENGINEERING_TYPES,
+        relation_types: Sequence[str] = ENGINEERING_RELATIONS,
+    ):
+        self.model = model
+        self.name = f"llm:{model.name}:{PROMPT_VERSION}"
+        self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
+            "{relation_types}", ", ".join(relation_types)
+        )
+
+    def messages(self, text: str, title: str | None) -> list[Message]:
+        heading = f"Title: {title}\n\n" if title else ""
+        return [Message("system", self._system), Message("user", f"{heading}Passage:\n{text}")]
+
+    def propose(self, text: str, title: str | None = None) -> Proposal:
+        reply = self.model.complete(self.messages(text, title))
+        parsed = _parse(reply.text)
+        entities, relations = parsed if parsed is not None else ((), ())
+        return Proposal(
+            entities,
+            relations,
+            calls=1,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            unreadable=parsed is None,
+        )
+
+
+def _parse(
+    reply: str,
+) -> tuple[tuple[EntityProposal, ...], tuple[RelationProposal, ...]] | None:
+    body = reply.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    entities, relations = data.get("entities", []), data.get("relations", [])
+    if not isinstance(entities, list) or not isinstance(relations, list):
+        return None
+    found_entities = tuple(
+        EntityProposal(e["name"], e["type"])
+        for e in entities
+        if isinstance(e, dict) and _strings(e, "name", "type")
+    )
+    # A relation without a quote (offsets instead, say) is kept as proposed with an empty
+    # quote: grounding cannot locate it, and counts it as not-in-source.
+    found_relations = tuple(
+        RelationProposal(r["source"], r["target"], r["type"], str(r.get("quote") or ""))
+        for r in relations
+        if isinstance(r, dict) and _strings(r, "source", "target", "type")
+    )
+    return found_entities, found_relations
+
+
+def _strings(item: dict[str, Any], *keys: str) -> bool:
+    return all(isinstance(item.get(k), str) and item[k].strip() for k in keys)

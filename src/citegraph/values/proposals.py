@@ -1,0 +1,58 @@
+"""What an extractor proposes for one chunk, and what grounding kept and dropped. Nothing
+proposed is stored before it is located in the chunk's stored bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True)
+class EntityProposal:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class RelationProposal:
+    """`quote`: the words of the chunk that state the relation. Offsets are never taken from
+    an extractor: the quote is located in the stored bytes."""
+
+    source: str
+    target: str
+    type: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Proposal:
+    entities: tuple[EntityProposal, ...] = ()
+    relations: tuple[RelationProposal, ...] = ()
+    # What proposing cost: chat calls and tokens (None where the model did not say).
+    calls: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    unreadable: bool = False  # the model's reply was not the JSON asked for
+
+
+class DropReason(StrEnum):
+    NOT_IN_SOURCE = "not-in-source"  # the name or quote is not in the chunk's stored text
+    CROSS_CHUNK = "cross-chunk"  # the quote is in another chunk of the document, not this one
+    ENDS_NOT_IN_QUOTE = "ends-not-in-quote"  # the quote does not name both ends
+    TOO_LONG = "too-long"  # the quote is longer than a relation's evidence may be
+    UNREADABLE_REPLY = "unreadable-reply"  # the model's reply was not the JSON asked for
+
+
+@dataclass
+class ExtractionReport:
+    """Per document: what extraction cost, kept and dropped (by reason)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    mentions: int = 0
+    relations: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    def drop(self, reason: DropReason, count: int = 1) -> None:
+        self.dropped[reason.value] = self.dropped.get(reason.value, 0) + count
