@@ -108,3 +108,29 @@ def test_re_extraction_after_a_cut_is_not_doubled(workspace: Workspace) -> None:
         "MATCH ()-[r:RELATES {source: 'extracted'}]->() WHERE NOT r.weak RETURN count(r)"
     )
     assert count == [[2]]
+
+
+def test_a_negated_relation_is_stored_as_negated(tmp_path: Path) -> None:
+    text = "The cart service no longer calls Redis; it calls Memorystore for sessions."
+
+    def reply(messages: Sequence[Message]) -> str:
+        return json.dumps({
+            "entities": [_service("cart service"), {"name": "Redis", "type": "datastore"},
+                         {"name": "Memorystore", "type": "datastore"}],
+            "relations": [
+                {"source": "cart service", "target": "Redis", "type": "calls",
+                 "quote": "The cart service no longer calls Redis"},
+                {"source": "cart service", "target": "Memorystore", "type": "calls",
+                 "quote": "The cart service no longer calls Redis; it calls Memorystore"},
+            ],
+        })  # fmt: skip
+
+    settings = load_settings(home=tmp_path / "home")
+    with Workspace(settings, extractor=LLMExtractor(ScriptedChat(reply))) as ws:
+        scope = ws.scope("s")
+        scope.ingest(text.encode(), name="cart.md")
+        rows = scope.graph.ro_query(
+            "MATCH (:Entity)-[r:RELATES {source: 'extracted'}]->(b:Entity) WHERE NOT r.weak "
+            "RETURN b.name, r.polarity, r.modality ORDER BY b.name"
+        )
+    assert rows == [["Memorystore", "affirmed", "actual"], ["Redis", "negated", "actual"]]

@@ -12,6 +12,7 @@ from ..text.quotes import QuoteMatch, locate_in
 from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport, Proposal
 from .mentions import MentionRows, entity_key, locate_name, normalise_name
+from .modality import assess
 
 MAX_EVIDENCE_BYTES = 600
 # An end of a relation that no proposed entity names gets this type.
@@ -73,6 +74,7 @@ def ground(
             continue
         quoted = FoldedText(evidence.text)
         ends = []
+        spans: list[tuple[int, int]] = []
         for name in (relation.source, relation.target):
             inside = locate_name(name, quoted)
             if inside is None:
@@ -89,6 +91,7 @@ def ground(
                 count=1,
             )
             ends.append((key, name, kind, at))
+            spans.append((inside.start_char, inside.end_char))
         if len(ends) < 2:
             report.drop(DropReason.ENDS_NOT_IN_QUOTE)
             continue
@@ -97,8 +100,11 @@ def ground(
                 located.add(key)
                 rows.mentions.append(_mention(key, name, kind, chunk, document, at))
                 report.mentions += 1
+        # Negated, hypothetical or planned: stored as such, never as a plain dependency.
+        polarity, modality = assess(evidence.text, tuple(spans))
         relations.append({
             "a": ends[0][0], "b": ends[1][0], "type": relation.type,
+            "polarity": polarity.value, "modality": modality.value,
             "quote": evidence.text, "chunk_id": chunk.id, "document_id": document.id,
             "start_byte": chunk.start_byte + evidence.start_byte,
             "end_byte": chunk.start_byte + evidence.end_byte,

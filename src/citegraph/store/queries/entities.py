@@ -30,7 +30,8 @@ UNWIND $rows AS r
 MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
 CREATE (a)-[:RELATES {
   type: r.type, weak: false, citable: true, quote: r.quote, chunk_id: r.chunk_id,
-  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted'
+  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted',
+  polarity: r.polarity, modality: r.modality
 }]->(b)
 """
 WRITE_ENTITIES = """

@@ -1,0 +1,81 @@
+"""Negation and modality: a relation stated in a negated, hypothetical or planned sentence is
+never an affirmed, actual dependency; one stated plainly always is (issue 13). The sentences
+were written for this test: engineering prose with the cues of the table, alone and mixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from citegraph.extract.modality import Modality, Polarity, assess
+
+A, N = Polarity.AFFIRMED, Polarity.NEGATED
+ACT, HYP, PLAN = Modality.ACTUAL, Modality.HYPOTHETICAL, Modality.PLANNED
+
+# (sentence, source, target, polarity, modality)
+SENTENCES = [
+    ("The checkout service calls the payment service.", "checkout service", "payment service", A, ACT),
+    ("Checkout reads prices from the pricing service.", "Checkout", "pricing service", A, ACT),
+    ("The cart service stores baskets in Redis.", "cart service", "Redis", A, ACT),
+    ("Frontend talks to the ad service over gRPC.", "Frontend", "ad service", A, ACT),
+    ("The email service sends receipts through SendGrid.", "email service", "SendGrid", A, ACT),
+    ("Orders are written to Postgres by the order service.", "Postgres", "order service", A, ACT),
+    ("The recommendation service depends on the catalog service for product data.", "recommendation service", "catalog service", A, ACT),
+    ("Notification service publishes events to Kafka.", "Notification service", "Kafka", A, ACT),
+    ("The cart service does not call the payment service.", "cart service", "payment service", N, ACT),
+    ("The cart service no longer calls Redis.", "cart service", "Redis", N, ACT),
+    ("Checkout never writes to the inventory database.", "Checkout", "inventory database", N, ACT),
+    ("The shipping service runs without the currency service.", "shipping service", "currency service", N, ACT),
+    ("Frontend doesn't talk to Postgres directly.", "Frontend", "Postgres", N, ACT),
+    ("No service reads from the legacy queue.", "service", "legacy queue", N, ACT),
+    ("Neither checkout nor cart calls the fraud service.", "checkout", "fraud service", N, ACT),
+    ("The ad service uses Memcached instead of Redis.", "ad service", "Redis", N, ACT),
+    ("The search service cannot reach the index service.", "search service", "index service", N, ACT),
+    ("If the cache is down, checkout calls the pricing service directly.", "checkout", "pricing service", A, HYP),
+    ("The frontend may call the recommendation service for extra items.", "frontend", "recommendation service", A, HYP),
+    ("Checkout might fall back to the backup gateway.", "Checkout", "backup gateway", A, HYP),
+    ("The cart could read from the replica database.", "cart", "replica database", A, HYP),
+    ("Unless the quota is exceeded, the ad service calls the bidding service.", "ad service", "bidding service", A, HYP),
+    ("The order service would write to Kafka in that design.", "order service", "Kafka", A, HYP),
+    ("Checkout will call the tax service next year.", "Checkout", "tax service", A, PLAN),
+    ("The cart service is planned to use DynamoDB.", "cart service", "DynamoDB", A, PLAN),
+    ("A proposed change routes the frontend through the edge proxy.", "frontend", "edge proxy", A, PLAN),
+    ("The deprecated billing service still calls the ledger service.", "billing service", "ledger service", A, PLAN),
+    ("The team is going to move the catalog service onto Spanner.", "catalog service", "Spanner", A, PLAN),
+    # Mixed: a cue in one clause leaves the other clause alone.
+    ("The cart service no longer calls Redis; it calls Memorystore.", "cart service", "Memorystore", A, ACT),
+    ("Checkout does not retry, and calls the payment service once.", "Checkout", "payment service", A, ACT),
+    ("The frontend calls the currency service, but it will not call the tax service.", "frontend", "currency service", A, ACT),
+    ("The frontend calls the currency service, but it will not call the tax service.", "it", "tax service", N, PLAN),
+    ("Payments go to Stripe; a move to Adyen is proposed.", "Payments", "Stripe", A, ACT),
+    ("The notification service calls the user service.", "notification service", "user service", A, ACT),
+]  # fmt: skip
+
+
+def _ends(sentence: str, source: str, target: str) -> tuple[tuple[int, int], ...]:
+    s = sentence.index(source)
+    t = (
+        sentence.index(target, s + len(source))
+        if target in sentence[s + len(source) :]
+        else sentence.index(target)
+    )
+    return ((s, s + len(source)), (t, t + len(target)))
+
+
+def test_the_fixture_is_large_enough() -> None:
+    assert len(SENTENCES) >= 30
+    kinds = {(p, m) for *_, p, m in SENTENCES}
+    assert {(A, ACT), (N, ACT), (A, HYP), (A, PLAN), (N, PLAN)} <= kinds
+
+
+@pytest.mark.parametrize(("sentence", "source", "target", "polarity", "modality"), SENTENCES)
+def test_each_sentence(
+    sentence: str, source: str, target: str, polarity: Polarity, modality: Modality
+) -> None:
+    assert assess(sentence, _ends(sentence, source, target)) == (polarity, modality)
+
+
+def test_no_affirmed_actual_relation_from_a_negated_or_hypothetical_sentence() -> None:
+    for sentence, source, target, polarity, modality in SENTENCES:
+        found = assess(sentence, _ends(sentence, source, target))
+        plain = (polarity, modality) == (A, ACT)
+        assert (found == (A, ACT)) == plain, sentence
