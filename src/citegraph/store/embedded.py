@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import signal
 import socket
@@ -43,19 +44,41 @@ from .processes import locked, pid_alive, process_start, try_lock
 
 __all__ = ["EmbeddedServer", "ServerInfo", "pid_alive"]
 
+log = logging.getLogger("citegraph.store")
+
 # sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
 START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
 
 
+# A server that takes connections but answers nothing for this long is hung: FalkorDB was
+# seen to deadlock while loading its data (docs/embedded-store.md). One that is loading
+# answers -LOADING within a second or two, however large its data.
+HUNG_AFTER_S = 15.0
+_NO_REPLY = "(no reply)"
+
+
+class _ServerHung(StoreUnavailable):
+    def __init__(self, pid: int):
+        super().__init__(
+            f"the embedded FalkorDB (pid {pid}) takes connections but has not answered for "
+            f"{HUNG_AFTER_S:g}s"
+        )
+        self.pid = pid
+
+
 def _ping(sock: str, timeout: float = 2.0) -> str:
-    """Send PING over the unix socket; return the raw first reply line ('' if unreachable)."""
+    """Send PING over the unix socket; return the raw first reply line ('' if unreachable,
+    _NO_REPLY if it took the connection and said nothing)."""
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(timeout)
             conn.connect(sock)
             conn.sendall(b"PING\r\n")
-            return conn.recv(256).split(b"\r\n", 1)[0].decode("utf-8", "replace")
+            try:
+                return conn.recv(256).split(b"\r\n", 1)[0].decode("utf-8", "replace")
+            except TimeoutError:
+                return _NO_REPLY
     except OSError:
         return ""
 
@@ -169,11 +192,29 @@ class EmbeddedServer:
         # Waited for outside the lock: others may join (and wait) meanwhile, and the server
         # is kept while any of them is registered.
         try:
-            self._wait_ready(info, timeout_s)
+            try:
+                self._wait_ready(info, timeout_s)
+            except _ServerHung as hung:
+                # Useless to every client: stopped, and a fresh one started from the files.
+                log.warning("%s: killing it and starting another", hung)
+                info = self._replace_hung(info)
+                self._wait_ready(info, timeout_s)
         except BaseException:
             self.leave(linger=False)  # a start that gives up stops its server unless shared
             raise
         return info.socket
+
+    def _replace_hung(self, hung: ServerInfo) -> ServerInfo:
+        with locked(self._lock):
+            if pid_alive(hung.pid, hung.start):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(hung.pid, signal.SIGKILL)
+                deadline = time.monotonic() + 10
+                while pid_alive(hung.pid, hung.start) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+            if self._read_info() == hung:
+                (self.run_dir / "server.json").unlink(missing_ok=True)
+            return self._find_or_start()
 
     def leave(self, linger: bool = True) -> bool:
         """Unregister. If no live client is left, the server lingers (a keeper stops it after
@@ -362,6 +403,7 @@ class EmbeddedServer:
     def _wait_ready(self, info: ServerInfo, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         reply = ""
+        silent_since: float | None = None
         while True:
             child = self._child if self._child is not None and self._child.pid == info.pid else None
             if child is not None and child.poll() is not None:
@@ -372,6 +414,12 @@ class EmbeddedServer:
             reply = _ping(info.socket)
             if reply == "+PONG":
                 return
+            if reply != _NO_REPLY:
+                silent_since = None
+            elif silent_since is None:
+                silent_since = time.monotonic()
+            elif time.monotonic() - silent_since >= HUNG_AFTER_S:
+                raise _ServerHung(info.pid)
             if not pid_alive(info.pid, info.start):
                 raise StoreUnavailable(
                     f"the embedded FalkorDB (pid {info.pid}) is gone: "
