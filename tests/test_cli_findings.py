@@ -78,8 +78,8 @@ def test_an_unsupported_suffix_names_the_option_and_skipped_files_are_named(
     tmp_path: Path,
 ) -> None:
     home = str(tmp_path / "home")
-    config = tmp_path / "deploy.yaml"
-    config.write_text("replicas: 3\n")
+    config = tmp_path / "deploy.cfg"
+    config.write_text("replicas = 3\n")
     code, _, err = _run("ingest", str(config), "--home", home)
     assert code == 1 and "--type text/plain" in " ".join(err.split())
     assert "media_type=" not in err.replace("media_type='text/plain' in Python", "")
@@ -91,9 +91,9 @@ def test_an_unsupported_suffix_names_the_option_and_skipped_files_are_named(
     folder = tmp_path / "repo"
     folder.mkdir()
     (folder / "README.md").write_text("# Repo\n\nIt deploys three replicas.\n")
-    (folder / "values.yaml").write_text("replicas: 3\n")
+    (folder / "values.cfg").write_text("replicas = 3\n")
     code, _, err = _run("ingest", str(folder), "--home", home)
-    assert code == 0 and "values.yaml" in err and "skipped 1 file(s)" in err
+    assert code == 0 and "values.cfg" in err and "skipped 1 file(s)" in err
 
 
 def test_an_answer_asked_with_history_carries_its_rewrite(tmp_path: Path) -> None:

@@ -53,3 +53,18 @@ def test_squad_dev16_paragraphs_tile(scope: Scope) -> None:
     assert len(docs) == len(expected)
     for doc in docs:
         assert_tiles(scope, doc.id, expected=expected[doc.name])
+
+
+def test_configuration_is_stored_as_text_with_its_type(scope: Scope) -> None:
+    """A release manifest (.yaml) and a derived edge list (.json) are stored byte for byte with
+    their own media types, and their settings can be found (issue 13: configuration states
+    dependencies)."""
+    demo = dataset("engineering_docs/google_microservices-demo")
+    manifest = demo / "release" / "kubernetes-manifests.yaml"
+    edges = demo / "DERIVED_dependency_edges_from_manifests.json"
+    results = scope.ingest(manifest) + scope.ingest(edges)
+    assert [r.document.media_type for r in results] == ["application/yaml", "application/json"]
+    for result, path in zip(results, (manifest, edges), strict=True):
+        assert_tiles(scope, result.document.id, path.read_bytes())
+    found = scope.context("Which service sets PRODUCT_CATALOG_SERVICE_ADDR?")
+    assert any("PRODUCT_CATALOG_SERVICE_ADDR" in item.text for item in found.items)

@@ -14,8 +14,15 @@ MEDIA_TYPES = {
     ".md": "text/markdown",
     ".markdown": "text/markdown",
     ".pdf": "application/pdf",
+    # Configuration is stored as the text it is, with its own type: manifests, compose files
+    # and settings state how services depend on each other.
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".json": "application/json",
+    ".toml": "application/toml",
 }
-TEXT_TYPES = ("text/plain", "text/markdown")
+TEXT_TYPES = ("text/plain", "text/markdown", "application/yaml", "application/json",
+              "application/toml")  # fmt: skip
 SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
 
 
