@@ -21,6 +21,9 @@ from helpers import alive, dead_pid, falkordb_on_port, free_port, python, spawn,
 OPEN_AND_REPORT = """
 import faulthandler, signal, sys, citegraph
 faulthandler.register(signal.SIGUSR1)  # a process that hangs can be asked where
+# A shell that starts the suite in the background leaves SIGINT ignored, and children
+# inherit that: the tests stop these processes with SIGINT, so it must interrupt them.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 ws = citegraph.open(sys.argv[1])
 print(ws.server_pid(), flush=True)
 if len(sys.argv) > 2 and sys.argv[2] == "ingest":
