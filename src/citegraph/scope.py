@@ -290,50 +290,17 @@ class Scope:
         written: dict[str, list[Chunk]],
     ) -> list[IngestResult]:
         """Extract, embed and wait for the indexes of documents just committed."""
-        if self.workspace.extractor is not None:
-            from .extract.run import extract_documents
+        from .ingest import derived
 
-            pending = [r.document for r in results if not r.document.extracted]
-            resumed = [
-                r.document.id
-                for r in results
-                if r.status is IngestStatus.UNCHANGED and not r.document.extracted
-            ]
-            if resumed:
-                self._entities.forget_extraction(resumed)
-            reports = extract_documents(
-                self.workspace.extractor,
-                pending,
-                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
-                repo,
-                self._entities,
-            )
-            if any(r.status is IngestStatus.REPLACED for r in results):
-                self._entities.drop_orphans()
-            results = [
-                replace(
-                    r,
-                    document=replace(r.document, extracted=True),
-                    extraction=reports.get(r.document.id, r.extraction),
-                )
-                for r in results
-            ]
+        def chunks_of(doc: Document) -> Iterable[Chunk]:
+            return written.get(doc.id) or repo.chunks(doc.id)
+
+        extractor = self.workspace.extractor
+        if extractor is not None:
+            results = derived.extract(results, chunks_of, repo, self._entities, extractor)
         embedder = self.workspace.embedder
         if embedder is not None:
-            from .retrieve.meaning import embed_documents
-
-            stale = [r.document for r in results if r.document.embedded_with != embedder.name]
-            embed_documents(
-                embedder,
-                stale,
-                lambda doc: written.get(doc.id) or repo.chunks(doc.id),
-                self.graph,
-                repo,
-            )
-            results = [
-                replace(r, document=replace(r.document, embedded_with=embedder.name))
-                for r in results
-            ]
+            results = derived.embed(results, chunks_of, repo, self.graph, embedder)
         # The full-text (and vector) index must be usable before success is reported.
         wait_for_indexes(self.graph, self.workspace.index_timeout_s, self._required_indexes)
         self._forget_stats()  # again: a reader may have counted the old state meanwhile
