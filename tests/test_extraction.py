@@ -88,6 +88,19 @@ def test_same_name_different_types_are_kept_apart(scope: Scope) -> None:
     assert [t for [t] in types] == ["name", "title"]
 
 
+def test_every_identity_of_a_name_can_be_listed(scope: Scope) -> None:
+    """Ambiguity is shown, not resolved by a guess (issue 13): the same name with two types
+    is two identities, each with its mentions; case and spacing aside."""
+    scope.ingest(b"The planet Mercury is small. Mercury is hot.", name="a.txt", title="Mercury")
+    scope.ingest(b"The probe reached Mercury in 2011.", name="b.txt")
+    identities = scope.entities("  MERCURY ")
+    assert [(i.type, i.name) for i in identities] == [("name", "Mercury"), ("title", "Mercury")]
+    by_type = {i.type: i for i in identities}
+    assert by_type["name"].mentions == 2  # one per chunk: a.txt and b.txt
+    assert by_type["title"].mentions == 1 and by_type["title"].aliases == ("Mercury",)
+    assert scope.entities("Venus") == []
+
+
 def test_replacing_or_deleting_a_document_takes_its_mentions_and_links(scope: Scope) -> None:
     scope.ingest(b"Alpha Corp pays Beta Bank. Alpha Corp smiles.", name="a.txt")
     scope.ingest(b"Gamma Ltd stays.", name="keep.txt")

@@ -47,6 +47,7 @@ from .store.schema import (
 )
 from .values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .values.evidence import Evidence, TraversalPolicy
+from .values.facts import EntityIdentity
 
 if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
@@ -420,6 +421,17 @@ class Scope:
         )
 
     # -- reading ------------------------------------------------------------------------------
+
+    def entities(self, name: str) -> list[EntityIdentity]:
+        """Every entity `name` can mean (case and spacing aside), each with its type, aliases
+        and mention count, most mentioned first: ambiguity is shown, never resolved by a guess."""
+        from .extract.mentions import normalise_name
+
+        self._prepare()
+        return [
+            EntityIdentity(key, shown, kind, tuple(aliases or ()), int(count))
+            for key, shown, kind, aliases, count in self._entities.identities(normalise_name(name))
+        ]
 
     def documents(self) -> list[Document]:
         return self._prepare(only=DOCUMENT_INDEXES).all()

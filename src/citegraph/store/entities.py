@@ -17,6 +17,7 @@ from .queries.entities import (
     DROP_ORPHAN_ENTITIES,
     FORGET_CHUNK_MENTIONS,
     FORGET_CO_MENTIONS,
+    IDENTITIES_BY_NORM,
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
     WRITE_CO_MENTIONS,
@@ -58,6 +59,9 @@ class EntityRepository:
         """Remove what an earlier, unfinished extraction of these documents stored."""
         self.graph.query(FORGET_CHUNK_MENTIONS, {"ids": doc_ids})
         self.graph.query(FORGET_CO_MENTIONS, {"ids": doc_ids})
+
+    def identities(self, norm: str) -> list[list[Any]]:
+        return self.graph.ro_query(IDENTITIES_BY_NORM, {"norm": norm})
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)

@@ -42,3 +42,15 @@ class RememberResult:
     relations_grounded: int
     relations_asserted: tuple[RelationFact, ...]
     unlocated: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class EntityIdentity:
+    """One entity a name can mean: the same name with another type is another identity,
+    never merged on spelling alone."""
+
+    key: str
+    name: str
+    type: str
+    aliases: tuple[str, ...]
+    mentions: int

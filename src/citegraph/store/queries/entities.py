@@ -81,3 +81,11 @@ WHERE e.asserted = false AND NOT (e)-[:MENTIONED_IN]->() AND NOT (e)-[:RELATES]-
 DELETE e
 RETURN count(e)
 """
+
+# Every identity a name can mean, most mentioned first.
+IDENTITIES_BY_NORM = """
+MATCH (e:Entity {norm: $norm})
+OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(:Chunk)
+RETURN e.key, e.name, e.type, e.aliases, count(m) AS mentions
+ORDER BY mentions DESC, e.key
+"""
