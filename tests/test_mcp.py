@@ -107,7 +107,8 @@ async def _conversation(home: Path) -> dict[str, Any]:
 def test_every_tool_over_stdio(tmp_path: Path) -> None:
     seen = asyncio.run(_conversation(tmp_path / "home"))
     tools = seen["tools"]
-    assert set(tools) == {"memory_context", "memory_remember", "answer", "check_answer"}
+    tools_named = {"memory_context", "memory_remember", "answer", "check_answer", "relations"}
+    assert set(tools) == tools_named
     rules = tools["memory_context"].description
     for rule in ("verdict.state", "grounded", "citation", "I don't know"):
         assert rule in rules

@@ -85,12 +85,28 @@ def surfaces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             "/v1/answers", json={"scope": "mcp", "question": QUESTION}, headers=auth
         ).json()
         seen["answer.export"] = to_document(ws.scope("mcp").ask(QUESTION))
-    seen["evidence.mcp"], seen["answer.mcp"] = _mcp(
+        seen["relations.http"] = http.get(
+            "/v1/memory/relations",
+            params={"scope": "mcp", "entity": "Northwind Retail"},
+            headers=auth,
+        ).json()
+    asked = {"question": QUESTION}
+    seen["evidence.mcp"], seen["answer.mcp"], seen["relations.mcp"] = _mcp(
         home,
         "mcp",
-        [("memory_context", {"question": QUESTION}), ("answer", {"question": QUESTION})],
+        [
+            ("memory_context", asked),
+            ("answer", asked),
+            ("relations", {"entity": "Northwind Retail"}),
+        ],
     )
     runner = CliRunner()
+    listed = runner.invoke(
+        cli_app,
+        ["relations", "--entity", "Northwind Retail", "--home", str(home), "-s", "mcp", "--json"],
+    )
+    assert listed.exit_code == 0, listed.output
+    seen["relations.cli"] = json.loads(listed.stdout)
     for value, command in (("evidence", "context"), ("answer", "ask")):
         done = runner.invoke(
             cli_app, [command, QUESTION, "--home", str(home), "-s", "mcp", "--json"]
@@ -147,3 +163,17 @@ def test_the_openapi_document_describes_an_answer(surfaces: dict[str, Any]) -> N
     # A key the shape does not describe is refused, so the core and the shapes cannot drift.
     with pytest.raises(jsonschema.ValidationError):
         _validate(surfaces["openapi"], "AnswerOut", {**surfaces["answer.mcp"], "extra": 1})
+
+
+def test_relations_are_one_shape(surfaces: dict[str, Any]) -> None:
+    http = dict(surfaces["relations.http"])
+    assert http.pop("ok") is True
+    assert http["format"] == "citegraph-relations/1" and http["entity"] == "Northwind Retail"
+    [stated] = [r for r in http["relations"] if not r["weak"]]
+    assert (stated["source"], stated["type"], stated["target"]) == (
+        "Northwind Retail", "REPORTED_BUG_IN", "Invoice export",
+    )  # fmt: skip
+    assert "currency column" in stated["quote"] and stated["citable"] is True
+    assert surfaces["relations.mcp"] == http
+    assert surfaces["relations.cli"] == http
+    _validate(surfaces["openapi"], "RelationsResponse", {**http, "ok": True})

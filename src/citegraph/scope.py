@@ -47,7 +47,7 @@ from .store.schema import (
 )
 from .values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .values.evidence import Evidence, TraversalPolicy
-from .values.facts import EntityIdentity
+from .values.facts import EntityIdentity, StoredRelation
 
 if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
@@ -421,6 +421,22 @@ class Scope:
         )
 
     # -- reading ------------------------------------------------------------------------------
+
+    def relations(self, entity: str | None = None, limit: int = 1000) -> list[StoredRelation]:
+        """The relations stored here (those touching `entity`, by name, when given), each with
+        the quote it was located at, its polarity and modality; stated ones before co-mentions."""
+        from .extract.mentions import normalise_name
+
+        self._prepare()
+        norm = normalise_name(entity) if entity is not None else None
+        return [
+            StoredRelation(
+                a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
+                quote, doc, chunk, start, end, origin or "",
+            )
+            for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
+            chunk, start, end, origin in self._entities.relations(norm, limit)
+        ]  # fmt: skip
 
     def entities(self, name: str) -> list[EntityIdentity]:
         """Every entity `name` can mean (case and spacing aside), each with its type, aliases

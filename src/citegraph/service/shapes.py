@@ -19,7 +19,7 @@ from ..store.health import GraphHealth
 from ..values.answers import Answer
 from ..values.documents import Chunk, Document, IngestResult
 from ..values.evidence import Evidence
-from ..values.facts import RememberResult
+from ..values.facts import RememberResult, StoredRelation
 
 
 class Wire(BaseModel):
@@ -199,6 +199,41 @@ def remember_shape(result: RememberResult) -> RememberOut:
         relations_grounded=result.relations_grounded,
         relations_asserted=[RelationOut(**asdict(r)) for r in result.relations_asserted],
         unlocated=list(result.unlocated),
+    )
+
+
+# -- relations (citegraph-relations/1) -------------------------------------------------------
+
+
+class StoredRelationOut(Wire):
+    source: str
+    source_type: str
+    target: str
+    target_type: str
+    type: str
+    polarity: Literal["affirmed", "negated"] | None = Field(
+        description="From cues in the quote; null where not assessed (a co-mention)."
+    )
+    modality: Literal["actual", "hypothetical", "planned"] | None
+    weak: bool = Field(description="A co-mention: named in one sentence, no stated relation.")
+    citable: bool
+    quote: str | None = Field(description="The stored bytes the relation was located at.")
+    document_id: str | None
+    chunk_id: str | None
+    start_byte: int | None
+    end_byte: int | None
+    origin: str = Field(description="How it came: extracted, or remembered from a caller.")
+
+
+class RelationsOut(Wire):
+    format: Literal["citegraph-relations/1"] = "citegraph-relations/1"
+    entity: str | None = Field(description="The name asked about; null: all relations.")
+    relations: list[StoredRelationOut]
+
+
+def relations_shape(entity: str | None, relations: list[StoredRelation]) -> RelationsOut:
+    return RelationsOut(
+        entity=entity, relations=[StoredRelationOut(**asdict(r)) for r in relations]
     )
 
 

@@ -18,6 +18,7 @@ from .queries.entities import (
     FORGET_CHUNK_MENTIONS,
     FORGET_CO_MENTIONS,
     IDENTITIES_BY_NORM,
+    LIST_RELATIONS,
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
     WRITE_CO_MENTIONS,
@@ -62,6 +63,9 @@ class EntityRepository:
 
     def identities(self, norm: str) -> list[list[Any]]:
         return self.graph.ro_query(IDENTITIES_BY_NORM, {"norm": norm})
+
+    def relations(self, norm: str | None, limit: int) -> list[list[Any]]:
+        return self.graph.ro_query(LIST_RELATIONS, {"norm": norm, "limit": limit})
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)

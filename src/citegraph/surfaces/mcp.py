@@ -62,6 +62,10 @@ refusal with its reason (disposition "refused", reason e.g. no-evidence). A refu
 truthful result: relay it as "I don't know" with the reason; do not answer around it. Quote the
 claims' citations when you pass the answer on. {RULES}"""
 
+RELATIONS_DOC = """The relations stored (those touching `entity` when given), each with the quote
+it was located at, its polarity (affirmed/negated) and modality (actual/hypothetical/planned).
+Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact."""
+
 CHECK_DOC = """Check an answer document (from `answer`, or `citegraph ask --export`): every
 quote must be its evidence item's bytes at its span; with `scope`, also the bytes stored
 there. `valid` is false, with the problems listed, when any citation does not hold."""
@@ -151,6 +155,16 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             return open_scopes.get(scope).ask(question, [Turn(q, a) for q, a in pairs])
 
         return wire(shapes.answer_shape(_guarded(workspace, work)))
+
+    @server.tool(description=RELATIONS_DOC)
+    def relations(
+        entity: Annotated[
+            str | None, Field(max_length=MAX_NAME, description="Only those touching this name.")
+        ] = None,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        found = _guarded(workspace, lambda: open_scopes.get(scope).relations(entity))
+        return wire(shapes.relations_shape(entity, found))
 
     @server.tool(name="check_answer", description=CHECK_DOC)
     def check_answer_tool(

@@ -54,3 +54,24 @@ class EntityIdentity:
     type: str
     aliases: tuple[str, ...]
     mentions: int
+
+
+@dataclass(frozen=True)
+class StoredRelation:
+    """A relation as the graph holds it, with the quote it was located at (when citable)."""
+
+    source: str  # the source entity's name
+    source_type: str
+    target: str
+    target_type: str
+    type: str
+    polarity: str | None  # affirmed or negated (None: not assessed, e.g. a co-mention)
+    modality: str | None  # actual, hypothetical or planned
+    weak: bool  # a co-mention: named in one sentence, no stated relation
+    citable: bool
+    quote: str | None
+    document_id: str | None
+    chunk_id: str | None
+    start_byte: int | None
+    end_byte: int | None
+    origin: str  # extracted, remembered, ...

@@ -89,3 +89,13 @@ OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(:Chunk)
 RETURN e.key, e.name, e.type, e.aliases, count(m) AS mentions
 ORDER BY mentions DESC, e.key
 """
+
+# Relations, optionally only those touching one entity name; the strong ones first.
+LIST_RELATIONS = """
+MATCH (a:Entity)-[r:RELATES]->(b:Entity)
+WHERE $norm IS NULL OR a.norm = $norm OR b.norm = $norm
+RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r.citable,
+  r.quote, r.document_id, r.chunk_id, r.start_byte, r.end_byte, r.source
+ORDER BY r.weak, r.document_id, r.start_byte, a.name, b.name
+LIMIT $limit
+"""

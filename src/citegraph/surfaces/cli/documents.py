@@ -337,6 +337,39 @@ def context(
 
 
 @app.command()
+def relations(
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    entity: Annotated[
+        str | None, typer.Option("--entity", help="Only the relations touching this name.")
+    ] = None,
+) -> None:
+    """List the relations stored in a scope, each with the quote it was located at, its
+    polarity (affirmed/negated) and modality (actual/hypothetical/planned)."""
+    with open_workspace(home, url) as ws:
+        found = ws.scope(scope).relations(entity)
+    if as_json:
+        from ...service import shapes
+
+        print_json(json.dumps(shapes.wire(shapes.relations_shape(entity, found))))
+        return
+    for r in found:
+        how = "co-mentioned" if r.weak else r.type
+        marks = [m for m in (r.polarity, r.modality) if m and m not in ("affirmed", "actual")]
+        said = f" [{', '.join(marks)}]" if marks else ""
+        out.print(f"{escape(r.source)} --{escape(how)}--> {escape(r.target)}{said}")
+        if r.quote is not None:
+            out.print(f"    [italic]{escape(' '.join(r.quote.split()))}[/] [dim]({r.document_id}, "
+                      f"bytes [{r.start_byte}, {r.end_byte}))[/]")  # fmt: skip
+    if not found:
+        err.print(
+            f"no relations{' touching ' + escape(entity) if entity else ''} in {escape(scope)}"
+        )
+
+
+@app.command()
 def scopes(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -> None:
     """List the scopes that hold something (documents or facts)."""
     with open_workspace(home, url) as ws:

@@ -12,6 +12,7 @@ from ...service.shapes import (
     DocumentOut,
     EvidenceOut,
     IngestedOut,
+    RelationsOut,
     RememberOut,
     Wire,
 )
@@ -50,3 +51,7 @@ class DocumentsResponse(Wire):
 class DeletedResponse(Wire):
     ok: Literal[True] = True
     deleted: DocumentOut
+
+
+class RelationsResponse(RelationsOut):
+    ok: Literal[True] = True

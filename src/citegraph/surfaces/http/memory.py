@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from ...audit.export import evidence_json
+from ...limits import MAX_NAME
 from ...service import requests as r
 from ...service import shapes as s
 from ...service.tokens import Right
 from . import bodies as b
-from .deps import Services, Token
+from .deps import ScopeQuery, Services, Token
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
 
@@ -34,3 +37,17 @@ async def memory_context(
     question = service.question("question", body.question)
     evidence = await service.guard.run(lambda: target.context(question, k=body.k, hops=body.hops))
     return b.ContextResponse.model_validate(evidence_json(evidence))
+
+
+@router.get("/relations", response_model=b.RelationsResponse)
+async def relations(
+    service: Services,
+    token: Token,
+    scope: ScopeQuery,
+    entity: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME)] = None,
+) -> b.RelationsResponse:
+    """The relations stored in a scope (those touching `entity` when given), each with the
+    quote it was located at, its polarity and modality; stated ones before co-mentions."""
+    target = service.scope(token, scope, Right.READ)
+    found = await service.guard.run(lambda: target.relations(entity))
+    return b.RelationsResponse.model_validate(s.wire(s.relations_shape(entity, found)))
