@@ -14,53 +14,18 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
 from citegraph.audit.check import check
 from citegraph.audit.export import from_json
+from citegraph.testing.documents import answer_with_citations
 
 SENTENCE = "All is well in the harbour. "
 MB = 1024 * 1024
 
 
 def export(size_mb: float, citations: int) -> str:
-    text = SENTENCE * int(size_mb * MB / len(SENTENCE))
-    step = len(text) // citations // len(SENTENCE) * len(SENTENCE)
-    cited: list[dict[str, Any]] = [
-        {
-            "evidence": "E1",
-            "documentId": "doc_1",
-            "chunkId": "doc_1-0",
-            "startByte": n * step,
-            "endByte": n * step + 3,
-            "quote": "All",
-            "grounding": "source",
-            "page": None,
-            "endPage": None,
-            "textOrigin": None,
-        }
-        for n in range(citations)
-    ]
-    item = {
-        "id": "E1", "documentId": "doc_1", "documentName": "harbour.txt", "chunkId": "doc_1-0",
-        "startByte": 0, "endByte": len(text), "text": text, "score": 1.0,
-        "retrievers": ["keyword"], "page": None, "endPage": None, "textOrigin": None,
-        "citable": True,
-    }  # fmt: skip
-    document = {
-        "format": "citegraph-answer/1", "version": "0.1.0",
-        "createdAt": "2026-11-30T00:00:00+00:00", "question": "Is all well?",
-        "disposition": "answered", "text": "All is well.", "reason": None, "detail": "",
-        "problems": [],
-        "receipt": {"answerer": "scripted", "chatCalls": 1, "inputTokens": None,
-                    "outputTokens": None, "retrievalMs": 1.0, "answerMs": 1.0},
-        "claims": [{"text": "All is well.", "citations": cited}],
-        "evidence": {"items": [item], "context": [],
-                     "verdict": {"state": "grounded", "uncovered": [], "matchedNames": [],
-                                 "stage": None, "detail": ""},
-                     "contentWords": ["well"]},
-    }  # fmt: skip
-    return json.dumps(document)
+    repeats = int(size_mb * MB / len(SENTENCE))
+    return json.dumps(answer_with_citations(SENTENCE, repeats, citations))
 
 
 def main() -> None:

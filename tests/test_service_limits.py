@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from citegraph import Workspace
 from citegraph.surfaces.http import Right, TokenFile, create_app
+from citegraph.testing.documents import answer_with_citations
 
 _n = itertools.count()
 
@@ -235,38 +236,10 @@ def test_a_check_is_capped_in_citations(client) -> None:  # type: ignore[no-unty
     """A check's cost grew as citations x item size, and nothing capped either (security
     review, item 4): now at most 5,000 citations and 4 MB items, 422 beyond."""
     http, token, _scope = client
-    sentence = "All is well. "
-    text = sentence * 5_001
-    cited = [
-        {
-            "evidence": "E1", "documentId": "doc_1", "chunkId": "doc_1-0",
-            "startByte": n * len(sentence), "endByte": n * len(sentence) + 3, "quote": "All",
-            "grounding": "source", "page": None, "endPage": None, "textOrigin": None,
-        }
-        for n in range(5_001)
-    ]  # fmt: skip
-    item = {
-        "id": "E1", "documentId": "doc_1", "documentName": "a.txt", "chunkId": "doc_1-0",
-        "startByte": 0, "endByte": len(text), "text": text, "score": 1.0,
-        "retrievers": ["keyword"], "page": None, "endPage": None, "textOrigin": None,
-        "citable": True,
-    }  # fmt: skip
-    answer = {
-        "format": "citegraph-answer/1", "version": "0.1.0",
-        "createdAt": "2026-11-30T00:00:00+00:00", "question": "Is all well?",
-        "disposition": "answered", "text": "All is well.", "reason": None, "detail": "",
-        "problems": [],
-        "receipt": {"answerer": "scripted", "chatCalls": 1, "inputTokens": None,
-                    "outputTokens": None, "retrievalMs": 1.0, "answerMs": 1.0},
-        "claims": [{"text": "All is well.", "citations": cited}],
-        "evidence": {"items": [item], "context": [],
-                     "verdict": {"state": "grounded", "uncovered": [], "matchedNames": [],
-                                 "stage": None, "detail": ""},
-                     "contentWords": ["well"]},
-    }  # fmt: skip
+    answer = answer_with_citations("All is well. ", 5_001, 5_001)
     reply = _post(http, token, "/v1/answers/check", {"answer": answer})
     assert reply.status_code == 422, reply.text
     assert "5,001 citations" in reply.json()["error"]["message"]
-    answer["claims"][0]["citations"] = cited[:5_000]  # type: ignore[index]
+    answer["claims"][0]["citations"] = answer["claims"][0]["citations"][:5_000]
     fits = _post(http, token, "/v1/answers/check", {"answer": answer})
     assert fits.status_code == 200 and fits.json()["valid"] is True, fits.text

@@ -11,24 +11,12 @@ from ..text.fold import FoldedText
 from ..text.quotes import QuoteMatch, locate_in
 from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport, Proposal
-from .mentions import MentionRows, entity_key, locate_name, normalise_name
+from .mentions import MentionRows, entity_key, locate_name, mention_row, normalise_name
 from .modality import assess
 
 MAX_EVIDENCE_BYTES = 600
 # An end of a relation that no proposed entity names gets this type.
 UNTYPED = "entity"
-
-
-def _mention(
-    key: str, name: str, kind: str, chunk: Chunk, document: Document, match: QuoteMatch
-) -> dict[str, object]:
-    return {
-        "key": key, "name": name, "type": kind, "norm": normalise_name(name),
-        "chunk_id": chunk.id, "document_id": document.id,
-        "start_byte": chunk.start_byte + match.start_byte,
-        "end_byte": chunk.start_byte + match.end_byte,
-        "count": match.count,
-    }  # fmt: skip
 
 
 def ground(
@@ -59,7 +47,7 @@ def ground(
         types.setdefault(normalise_name(entity.name), entity.type)
         if key not in located:
             located.add(key)
-            rows.mentions.append(_mention(key, entity.name, entity.type, chunk, document, match))
+            rows.mentions.append(mention_row(key, entity.name, entity.type, chunk, document, match))
             report.mentions += 1
     for relation in proposal.relations:
         evidence = locate_in(relation.quote, folded)
@@ -98,7 +86,7 @@ def ground(
         for key, name, kind, at in ends:
             if key not in located:
                 located.add(key)
-                rows.mentions.append(_mention(key, name, kind, chunk, document, at))
+                rows.mentions.append(mention_row(key, name, kind, chunk, document, at))
                 report.mentions += 1
         # Negated, hypothetical or planned: stored as such, never as a plain dependency.
         polarity, modality = assess(evidence.text, tuple(spans))

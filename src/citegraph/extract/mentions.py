@@ -48,6 +48,19 @@ def locate_name(name: str, folded: FoldedText) -> QuoteMatch | None:
     )
 
 
+def mention_row(
+    key: str, name: str, kind: str, chunk: Chunk, document: Document, match: QuoteMatch
+) -> dict[str, object]:
+    """The stored row of a name located at `match` in `chunk` (document offsets)."""
+    return {
+        "key": key, "name": name, "type": kind, "norm": normalise_name(name),
+        "chunk_id": chunk.id, "document_id": document.id,
+        "start_byte": chunk.start_byte + match.start_byte,
+        "end_byte": chunk.start_byte + match.end_byte,
+        "count": match.count,
+    }  # fmt: skip
+
+
 @dataclass
 class MentionRows:
     """What extraction of some chunks stores: mentions, and co-mention links."""
@@ -68,14 +81,9 @@ def add_chunk_rows(
             continue  # not in the chunk as written: never stored as if it were
         key = entity_key(candidate.name, candidate.type)
         located.append((key, match))
-        rows.mentions.append({
-            "key": key, "name": candidate.name, "type": candidate.type,
-            "norm": normalise_name(candidate.name),
-            "chunk_id": chunk.id, "document_id": document.id,
-            "start_byte": chunk.start_byte + match.start_byte,
-            "end_byte": chunk.start_byte + match.end_byte,
-            "count": match.count,
-        })  # fmt: skip
+        rows.mentions.append(
+            mention_row(key, candidate.name, candidate.type, chunk, document, match)
+        )
     if len(located) > 1:
         _co_mentions(chunk, document, folded, located, rows)
 

@@ -37,13 +37,11 @@ class _Batch:
     def size(self) -> int:
         return len(self.rows.mentions) + len(self.rows.links) + len(self.relations)
 
-    def flush(self, entities: EntityRepository) -> int:
+    def flush(self, entities: EntityRepository) -> None:
         entities.write_mentions(self.rows.mentions)
         entities.write_co_mentions(self.rows.links)
         entities.write_relations(self.relations)
-        stored = len(self.rows.mentions)
         self.rows, self.relations = MentionRows(), []
-        return stored
 
 
 def extract_documents(

@@ -16,7 +16,9 @@ from ..limits import (
     MAX_NAME,
     MAX_SCOPE_NAME,
     SCOPE_NAME_PATTERN,
+    check_history,
 )
+from ..values.answers import Turn
 from ..values.facts import EntityFact, Facts, Passage, RelationFact
 
 ScopeName = Field(
@@ -111,3 +113,10 @@ def facts_from(entities: list[EntityIn], relations: list[RelationIn]) -> Facts:
 
 def passages_from(passages: list[PassageIn]) -> list[Passage]:
     return [Passage(p.text, tuple(p.mentions)) for p in passages]
+
+
+def turns_from(turns: list[TurnIn], limit: int) -> list[Turn]:
+    """Earlier turns, each within the question limit (an answer within four times it)."""
+    pairs = [(t.question, t.answer) for t in turns]
+    check_history(pairs, limit)
+    return [Turn(q, a) for q, a in pairs]

@@ -22,15 +22,22 @@ from ..limits import (
     MAX_ITEMS,
     MAX_K,
     MAX_NAME,
-    check_history,
     within_limit,
 )
 from ..scope import OpenScopes, Scope
 from ..service import shapes
 from ..service.checking import check_answer
-from ..service.requests import EntityIn, PassageIn, RelationIn, TurnIn, facts_from, passages_from
+from ..service.requests import (
+    EntityIn,
+    PassageIn,
+    RelationIn,
+    TurnIn,
+    facts_from,
+    passages_from,
+    turns_from,
+)
 from ..service.shapes import wire
-from ..values.answers import Answer, Turn
+from ..values.answers import Answer
 from ..values.evidence import Evidence
 from ..workspace import Workspace
 
@@ -150,9 +157,8 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         def work() -> Answer:
             within_limit("question", question, limit)
-            pairs = [(t.question, t.answer) for t in history or ()]
-            check_history(pairs, limit)
-            return open_scopes.get(scope).ask(question, [Turn(q, a) for q, a in pairs])
+            turns = turns_from(list(history or ()), limit)
+            return open_scopes.get(scope).ask(question, turns)
 
         return wire(shapes.answer_shape(_guarded(workspace, work)))
 

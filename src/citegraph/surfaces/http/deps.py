@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import Depends, Form, Query, Request
 
-from ...limits import MAX_SCOPE_NAME, check_history, within_limit
+from ...limits import MAX_SCOPE_NAME, within_limit
 from ...models.chat import ChatModel
 from ...scope import OpenScopes, Scope
-from ...service.requests import TurnIn
+from ...service.requests import TurnIn, turns_from
 from ...service.tokens import Right, TokenRecord
 from ...values.answers import Turn
 from ...workspace import Workspace
@@ -35,9 +35,7 @@ class Service:
         return within_limit(field, text, self.max_question_chars)
 
     def history(self, turns: list[TurnIn]) -> list[Turn]:
-        pairs = [(t.question, t.answer) for t in turns]
-        check_history(pairs, self.max_question_chars)
-        return [Turn(q, a) for q, a in pairs]
+        return turns_from(turns, self.max_question_chars)
 
 
 def _service(request: Request) -> Service:
