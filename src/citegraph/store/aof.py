@@ -13,7 +13,10 @@ past a share of the base, and at a clean close when the tail is worth it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -120,17 +123,101 @@ def _client(socket_path: str, timeout_s: float) -> Any:
     )
 
 
-def compact(socket_path: str, wait_s: float | None = None) -> bool:
+# A rewrite child whose CPU time has not moved for this long, and that is not waiting on the
+# disk, is taken as stuck (seen: FalkorDB's forked child blocked on a futex for good).
+REWRITE_STALL_S = 30.0
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of `pid` (Linux /proc; an empty list elsewhere)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                found.extend(int(c) for c in (task / "children").read_text().split())
+    except OSError:
+        pass
+    return found
+
+
+def _cpu_and_state(pid: int) -> tuple[int, str] | None:
+    """(user + system clock ticks, state letter) of `pid`, or None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2 :].split()  # the name may hold spaces and parentheses
+    return int(fields[11]) + int(fields[12]), fields[0]
+
+
+class StallWatch:
+    """Tells a stuck rewrite child from a slow one by its CPU time. A large graph is one key,
+    so the server's progress counters stand still while a slow child works; its CPU time
+    does not. A child asleep on the disk ('D') is never taken as stuck."""
+
+    def __init__(self, server_pid: int, stall_s: float):
+        self.server_pid = server_pid
+        self.stall_s = stall_s
+        self._seen: dict[int, tuple[int, float]] = {}  # child -> (cpu ticks, since when)
+
+    def stuck_child(self) -> int | None:
+        now = time.monotonic()
+        current: dict[int, tuple[int, float]] = {}
+        stuck = None
+        for child in _children(self.server_pid):
+            sample = _cpu_and_state(child)
+            if sample is None:
+                continue
+            ticks, state = sample
+            before = self._seen.get(child)
+            since = before[1] if before is not None and before[0] == ticks and state != "D" else now
+            current[child] = (ticks, since)
+            if now - since >= self.stall_s:
+                stuck = child
+        self._seen = current
+        return stuck
+
+
+def compact(
+    socket_path: str,
+    wait_s: float | None = None,
+    server_pid: int | None = None,
+    stall_s: float | None = None,
+) -> bool:
     """Ask the server at `socket_path` to rewrite its append-only file; with `wait_s`, wait
-    for that rewrite to finish. True when a rewrite was begun (or queued) by this call."""
+    for that rewrite to finish. True when a rewrite was begun (or queued) by this call and
+    finished or is still running; False when none was begun or a stuck one was stopped.
+
+    With `server_pid`, a rewrite child that makes no progress for `stall_s` is killed: Redis
+    then drops the half-written snapshot and keeps the old files, so nothing is lost, and
+    the caller is not held for the whole of `wait_s`."""
     import redis
 
     client = _client(socket_path, 10.0)
     deadline = time.monotonic() + (wait_s or 0.0)
+    watch = StallWatch(server_pid, stall_s or REWRITE_STALL_S) if server_pid is not None else None
 
-    def wait() -> None:
+    def wait() -> bool:
+        """False when a stuck rewrite was stopped."""
+        polls = 0
         while rewriting(client.info("persistence")) and time.monotonic() < deadline:
+            polls += 1
+            if watch is not None and polls % 10 == 0:
+                child = watch.stuck_child()
+                if child is not None:
+                    log.warning(
+                        "the store's compaction (pid %d) made no progress for %.0f s; "
+                        "stopped it, the previous files stay in use",
+                        child,
+                        watch.stall_s,
+                    )
+                    with contextlib.suppress(OSError):
+                        os.kill(child, signal.SIGKILL)
+                    while rewriting(client.info("persistence")) and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    return False
             time.sleep(0.05)
+        return True
 
     try:
         try:
@@ -142,10 +229,11 @@ def compact(socket_path: str, wait_s: float | None = None) -> bool:
                 return False
             # One is under way, from a snapshot that may be older than the writes to
             # compact: let it finish (a SHUTDOWN would abandon it), then begin ours.
-            wait()
+            if not wait():
+                return False
             client.bgrewriteaof()
         if wait_s is not None:
-            wait()
+            return wait()
         return True
     finally:
         client.close()
@@ -164,8 +252,9 @@ class CompactionRequests:
     a time in a background thread. A request made while one runs is kept and run after it:
     the running rewrite's snapshot was taken before the request, so it does not cover it."""
 
-    def __init__(self, socket_path: str):
+    def __init__(self, socket_path: str, server_pid: int | None = None):
         self.socket_path = socket_path
+        self.server_pid = server_pid
         self._lock = threading.Lock()
         self._wanted = False
         self._thread: threading.Thread | None = None
@@ -194,7 +283,7 @@ class CompactionRequests:
             try:
                 # Waits out a rewrite under way (its snapshot predates the request), then
                 # begins ours and waits for it.
-                compact(self.socket_path, wait_s=600)
+                compact(self.socket_path, wait_s=600, server_pid=self.server_pid)
             except Exception as exc:  # a server gone or refusing: the next request retries
                 log.warning("compaction of the embedded store failed: %s", exc)
                 with self._lock:

@@ -290,7 +290,10 @@ class EmbeddedServer:
     def request_compaction(self) -> None:
         """Compact soon, in the background (a scope's indexes were just created)."""
         if self._compactions is None:
-            self._compactions = aof.CompactionRequests(self.socket_path)
+            recorded = self._read_info()
+            self._compactions = aof.CompactionRequests(
+                self.socket_path, recorded.pid if recorded is not None else None
+            )
         self._compactions.request()
 
     def wait_for_compaction(self, timeout_s: float | None = None) -> None:
@@ -305,7 +308,7 @@ class EmbeddedServer:
         if tail == 0 or (tail < aof.COMPACT_AT_CLOSE_BYTES and not any_tail):
             return
         with contextlib.suppress(Exception):  # a failed rewrite leaves the old files in place
-            aof.compact(info.socket, wait_s=600)
+            aof.compact(info.socket, wait_s=600, server_pid=info.pid)
 
     # -- the process --------------------------------------------------------------------------
 
