@@ -4,14 +4,21 @@ in this chunk, at most MAX_EVIDENCE_BYTES long, and names both of its ends."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteMatch, locate_in
 from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport, Proposal
-from .mentions import MentionRows, entity_key, locate_name, mention_row, normalise_name
+from .mentions import (
+    MentionRows,
+    entity_key,
+    locate_name,
+    mention_row,
+    normalise_name,
+    shape_type,
+)
 from .modality import assess
 
 MAX_EVIDENCE_BYTES = 600
@@ -27,17 +34,20 @@ def ground(
     rows: MentionRows,
     relations: list[dict[str, Any]],
     report: ExtractionReport,
+    known: Mapping[str, str] | None = None,
+    mentioned: set[str] | None = None,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
     `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
     quote from another chunk or across a chunk boundary (cross-chunk) from one that is nowhere
-    (not-in-source)."""
+    (not-in-source). `known`: types of names already found in the chunk (the offline layer),
+    `mentioned`: entity keys whose mention in this chunk is already stored."""
     if proposal.unreadable:
         report.drop(DropReason.UNREADABLE_REPLY)
         return
     folded = FoldedText(chunk.text)
-    types: dict[str, str] = {}
-    located: set[str] = set()
+    types = {normalise_name(n): t for n, t in (known or {}).items()}
+    located: set[str] = set(mentioned or ())
     for entity in proposal.entities:
         match = locate_name(entity.name, folded)
         if match is None:
@@ -67,7 +77,9 @@ def ground(
             inside = locate_name(name, quoted)
             if inside is None:
                 break
-            kind = types.get(normalise_name(name), UNTYPED)
+            kind = types.get(normalise_name(name)) or (
+                shape_type(name) if known is not None else UNTYPED
+            )
             key = entity_key(name, kind)
             # The end's mention: where it is named inside the quote, in chunk offsets.
             at = QuoteMatch(
@@ -96,5 +108,9 @@ def ground(
             "quote": evidence.text, "chunk_id": chunk.id, "document_id": document.id,
             "start_byte": chunk.start_byte + evidence.start_byte,
             "end_byte": chunk.start_byte + evidence.end_byte,
+            "a_start_byte": chunk.start_byte + ends[0][3].start_byte,
+            "a_end_byte": chunk.start_byte + ends[0][3].end_byte,
+            "b_start_byte": chunk.start_byte + ends[1][3].start_byte,
+            "b_end_byte": chunk.start_byte + ends[1][3].end_byte,
         })  # fmt: skip
         report.relations += 1

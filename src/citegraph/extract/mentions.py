@@ -71,21 +71,36 @@ class MentionRows:
 
 def add_chunk_rows(
     extractor: Extractor, document: Document, chunk: Chunk, title: str | None, rows: MentionRows
-) -> None:
-    """Add what extraction finds in one chunk to `rows`."""
+) -> dict[str, str]:
+    """Add what extraction finds in one chunk to `rows`; the names located, with their type."""
     folded = FoldedText(chunk.text)
     located: list[tuple[str, QuoteMatch]] = []
+    names: dict[str, str] = {}
     for candidate in extractor.candidates(chunk.text, title):
         match = locate_name(candidate.name, folded)
         if match is None:
             continue  # not in the chunk as written: never stored as if it were
         key = entity_key(candidate.name, candidate.type)
         located.append((key, match))
+        names.setdefault(candidate.name, candidate.type)
         rows.mentions.append(
             mention_row(key, candidate.name, candidate.type, chunk, document, match)
         )
     if len(located) > 1:
         _co_mentions(chunk, document, folded, located, rows)
+    return names
+
+
+def shape_type(name: str) -> str:
+    """The offline type of a name met outside running text (a table cell, a manifest): what
+    the offline extractor calls it when it finds it whole, else by its shape, so that one
+    name gets one identity wherever the offline layer meets it."""
+    from .offline import OfflineExtractor
+
+    for candidate in OfflineExtractor().candidates(f"see {name} here"):
+        if candidate.name == name:
+            return candidate.type
+    return "identifier" if len(name.split()) == 1 else "name"
 
 
 def _co_mentions(

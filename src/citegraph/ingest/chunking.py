@@ -65,10 +65,25 @@ def _segments(data: TextBuffer, breaks: Sequence[int]) -> list[tuple[int, int]]:
     return pieces
 
 
+_LINE = re.compile(rb"\n([ \t]*)(?=[^ \t\r\n])")
+
+
+def _outline_cut(data: TextBuffer, floor: int, limit: int) -> int | None:
+    """In configuration: before the least indented line (the last such), so that a setting's
+    lines (`- name: X` and its `value:`) stay in one chunk."""
+    best: tuple[int, int] | None = None  # (indent, cut)
+    for match in _LINE.finditer(data, floor, limit):
+        indent = len(match.group(1))
+        if best is None or indent <= best[0]:
+            best = (indent, match.start() + 1)
+    return best[1] if best is not None else None
+
+
 def chunk_spans(
-    data: TextBuffer, budget: int, breaks: Sequence[int] = ()
+    data: TextBuffer, budget: int, breaks: Sequence[int] = (), outline: bool = False
 ) -> Iterator[tuple[int, int]]:
-    """Yield (start_byte, end_byte) spans that tile `data`, each at most `budget` bytes."""
+    """Yield (start_byte, end_byte) spans that tile `data`, each at most `budget` bytes.
+    `outline`: the text is configuration (YAML, JSON, TOML): cut by indentation first."""
     if budget < 4:
         raise ValueError("the chunk budget must be at least 4 bytes (one UTF-8 character)")
     for seg_start, seg_end in _segments(data, breaks):
@@ -80,7 +95,8 @@ def chunk_spans(
             limit = pos + budget
             floor = pos + budget // 4
             cut = (
-                _paragraph_cut(data, floor, limit)
+                (_outline_cut(data, floor, limit) if outline else None)
+                or _paragraph_cut(data, floor, limit)
                 or _last_cut(_SENTENCE, data, floor, limit)
                 or _last_cut(_SPACE, data, floor, limit)
                 or _char_boundary(data, limit)

@@ -16,7 +16,7 @@ from .decode import stored_text
 from .mapped import TextBuffer, release, sha256_of
 from .pdf import page_of
 from .pdf_guard import PdfLimits, extract_pdf_guarded
-from .sources import TEXT_TYPES, check_media_type
+from .sources import CONFIGURATION_TYPES, TEXT_TYPES, check_media_type
 
 # Write chunks in batches of about this much text: big enough to be fast, small enough that a
 # 50 MB document never sits in one query. Small documents share batches.
@@ -129,7 +129,9 @@ def _same_version(old: Document, parsed: ParsedDocument) -> bool:
 def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator[Chunk]:
     version = parsed.sha256[:8]
     pages = parsed.page_starts
-    for ordinal, (start, end) in enumerate(chunk_spans(parsed.text, chunk_bytes, pages)):
+    outline = parsed.media_type in CONFIGURATION_TYPES
+    spans = chunk_spans(parsed.text, chunk_bytes, pages, outline=outline)
+    for ordinal, (start, end) in enumerate(spans):
         yield Chunk(
             id=f"{doc.id}-{version}-{ordinal}",
             document_id=doc.id,

@@ -24,6 +24,8 @@ MEDIA_TYPES = {
 TEXT_TYPES = ("text/plain", "text/markdown", "application/yaml", "application/json",
               "application/toml")  # fmt: skip
 SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
+# Read for their structure too (chunked by indentation, settings read as relations).
+CONFIGURATION_TYPES = ("application/yaml", "application/json", "application/toml")
 
 
 @dataclass(frozen=True)

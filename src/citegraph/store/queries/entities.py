@@ -31,7 +31,8 @@ MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
 CREATE (a)-[:RELATES {
   type: r.type, weak: false, citable: true, quote: r.quote, chunk_id: r.chunk_id,
   document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted',
-  polarity: r.polarity, modality: r.modality
+  polarity: r.polarity, modality: r.modality, a_start_byte: r.a_start_byte,
+  a_end_byte: r.a_end_byte, b_start_byte: r.b_start_byte, b_end_byte: r.b_end_byte
 }]->(b)
 """
 WRITE_ENTITIES = """

@@ -1,0 +1,199 @@
+"""Offline relations from configuration: Kubernetes manifests, compose files, TOML.
+
+A setting whose name says it holds another component's address (`PAYMENT_SERVICE_ADDR`,
+`REDIS_HOST`, `ORDERS_URL`, ...) and whose value names a host (`paymentservice:50051`,
+`http://orders.shop.svc.cluster.local/v1`) states that the setting's owner calls that host.
+The owner is the object that holds the setting: a manifest's `metadata.name`, a compose
+service's key. `depends_on` under a compose service states depends-on relations.
+
+The evidence is the setting itself (from its name to the end of its value), which names the
+target; the owner is named where the object declares it, usually lines or chunks away, and
+that located span is kept with the relation as the source's binding. Positions come from
+parsing the stored text itself; grounding checks each against the stored bytes again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .structural import Located, StructuralRelation
+
+_SETTING = re.compile(
+    r"[A-Za-z0-9_]*?(?:_|^)(?:ADDR|ADDRESS|HOST|HOSTNAME|URL|URI|ENDPOINT|SERVER)", re.I
+)
+_HOST = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?"
+    r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:/\S*)?"
+)
+_NOT_A_COMPONENT = frozenset({"localhost", "127", "0", "example", "http", "https"})
+# Parsing is for configuration files, not data dumps: bigger texts are not parsed.
+MAX_CONFIG_CHARS = 2_000_000
+
+
+def _host(value: str) -> tuple[str, int] | None:
+    """The component a setting's value names (the first label of its host) and where."""
+    if "$" in value or "{" in value:
+        return None  # a reference to another setting, not an address
+    match = _HOST.fullmatch(value.strip())
+    if match is None:
+        return None
+    host = match.group("host")
+    if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
+        return None
+    return host, value.index(host)
+
+
+def _scalar(node: Any) -> str | None:
+    import yaml
+
+    return node.value if isinstance(node, yaml.ScalarNode) else None
+
+
+def _pairs(node: Any) -> list[tuple[Any, Any]]:
+    import yaml
+
+    return list(node.value) if isinstance(node, yaml.MappingNode) else []
+
+
+def _get(node: Any, key: str) -> Any:
+    for k, v in _pairs(node):
+        if _scalar(k) == key:
+            return v
+    return None
+
+
+def _located(text: str, node: Any) -> Located:
+    start, end = node.start_mark.index, node.end_mark.index
+    return Located(text[start:end], start, end)
+
+
+def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> StructuralRelation | None:
+    value = _scalar(value_node)
+    if value is None:
+        return None
+    found = _host(value)
+    raw = text[value_node.start_mark.index : value_node.end_mark.index]
+    if found is None or found[0] not in raw:
+        return None
+    host, _ = found
+    at = value_node.start_mark.index + raw.index(host)
+    start = name_node.start_mark.index
+    evidence = Located(text[start : value_node.end_mark.index], start, value_node.end_mark.index)
+    return StructuralRelation("calls", evidence, owner, Located(host, at, at + len(host)))
+
+
+def _settings(text: str, owner: Located, node: Any, seen: set[int]) -> Iterator[StructuralRelation]:
+    """Relations stated by the settings anywhere under `node` (aliases visited once)."""
+    import yaml
+
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            value = _scalar(item)
+            if value is not None and "=" in value:  # a compose list: - KEY=value
+                key, _, setting = value.partition("=")
+                if _SETTING.fullmatch(key.strip()):
+                    found = _host(setting)
+                    if found is not None:
+                        raw = _located(text, item)
+                        offset = raw.text.find(found[0], raw.text.find("="))
+                        if offset >= 0:
+                            at = raw.start + offset
+                            target = Located(found[0], at, at + len(found[0]))
+                            yield StructuralRelation("calls", raw, owner, target)
+            else:
+                yield from _settings(text, owner, item, seen)
+        return
+    named = next(((k, v) for k, v in _pairs(node) if _scalar(k) == "name"), None)
+    value = _get(node, "value")
+    if named is not None and value is not None and _SETTING.fullmatch(_scalar(named[1]) or ""):
+        # A Kubernetes env entry: the evidence runs from `name:` to the end of its value.
+        relation = _call(text, owner, named[0], value)
+        if relation is not None:
+            yield relation
+    for key, child in _pairs(node):
+        key_text = _scalar(key)
+        if key_text is not None and _SETTING.fullmatch(key_text) and _scalar(child) is not None:
+            relation = _call(text, owner, key, child)
+            if relation is not None:
+                yield relation
+        elif key_text == "depends_on":
+            yield from _depends_on(text, owner, key, child)
+        else:
+            yield from _settings(text, owner, child, seen)
+
+
+def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[StructuralRelation]:
+    import yaml
+
+    items = node.value if isinstance(node, yaml.SequenceNode) else [k for k, _ in _pairs(node)]
+    for item in items:
+        name = _scalar(item)
+        if name:
+            target = _located(text, item)
+            if target.text != name:  # quoted: the name inside the quotes
+                at = target.start + target.text.index(name)
+                target = Located(name, at, at + len(name))
+            start = key.start_mark.index
+            evidence = Located(text[start : item.end_mark.index], start, item.end_mark.index)
+            yield StructuralRelation("depends-on", evidence, owner, target)
+
+
+def yaml_relations(text: str) -> list[StructuralRelation]:
+    """From YAML (and JSON, which YAML reads): manifests and compose files."""
+    import yaml
+
+    if len(text) > MAX_CONFIG_CHARS:
+        return []
+    found: list[StructuralRelation] = []
+    try:
+        documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.YAMLError:
+        return []  # not YAML after all: nothing structural to read
+    for root in documents:
+        if root is None:
+            continue
+        services = _get(root, "services")
+        if services is not None and _pairs(services):
+            for key, body in _pairs(services):
+                if _scalar(key):
+                    found.extend(_settings(text, _located(text, key), body, set()))
+            continue
+        owner = _get(_get(root, "metadata"), "name") if _get(root, "kind") else None
+        owner = owner if owner is not None else _get(root, "name")
+        if _scalar(owner):
+            found.extend(_settings(text, _located(text, owner), root, set()))
+    return found
+
+
+_TOML_SECTION = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*$", re.M)
+_TOML_SETTING = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*=\s*([\"'])([^\"'\n]*)\2", re.M)
+
+
+def toml_relations(text: str) -> list[StructuralRelation]:
+    """From TOML: a setting under `[section]` belongs to the section's last name part."""
+    if len(text) > MAX_CONFIG_CHARS:
+        return []
+    found: list[StructuralRelation] = []
+    sections = list(_TOML_SECTION.finditer(text))
+    for match in _TOML_SETTING.finditer(text):
+        if not _SETTING.fullmatch(match.group(1)):
+            continue
+        heading = next((s for s in reversed(sections) if s.start() < match.start()), None)
+        host = _host(match.group(3))
+        if heading is None or host is None:
+            continue
+        dotted = heading.group(1)
+        last = dotted.split(".")[-1].strip("\"' ")
+        at_owner = heading.start(1) + dotted.rindex(last)
+        owner = Located(last, at_owner, at_owner + len(last))
+        at = match.start(3) + host[1]
+        evidence = Located(text[match.start(1) : match.end()], match.start(1), match.end())
+        found.append(
+            StructuralRelation("calls", evidence, owner, Located(host[0], at, at + len(host[0])))
+        )
+    return found

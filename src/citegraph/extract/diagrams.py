@@ -1,0 +1,168 @@
+"""Offline relations from diagrams written as code: Mermaid `graph`/`flowchart`, PlantUML and
+Graphviz DOT, in fenced blocks of Markdown or text (```mermaid, ```plantuml or @startuml,
+```dot/```graphviz or `digraph {`).
+
+Each edge is a relation located at the line that draws it. A node's id is bound to its
+display label (`checkout(Checkout Service)`, `component "Checkout Service" as checkout`,
+`checkout [label="Checkout Service"]`): the end is the label, named at its definition, which
+grounding keeps with the relation. The arrow's label gives the type through the verb table
+("calls", "reads from"); an arrow without one is `flows-to`, which says only that the diagram
+draws an arrow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .structural import Located, StructuralRelation
+from .verbs import stated_relation
+
+UNLABELLED = "flows-to"
+
+_FENCE = re.compile(
+    r"^[ \t]*(?:```|~~~)[ \t]*(mermaid|plantuml|puml|dot|graphviz)[^\n]*\n(.*?)^[ \t]*(?:```|~~~)",
+    re.M | re.S | re.I,
+)
+_PLANTUML_BARE = re.compile(r"^@startuml[^\n]*\n(.*?)^@enduml", re.M | re.S)
+_DOT_BARE = re.compile(r"^[ \t]*(?:strict[ \t]+)?digraph[^{\n]*\{(.*?)^\}", re.M | re.S)
+
+# Mermaid: a node is an id with an optional shape holding its label.
+_M_NODE = (
+    r"(?P<{0}>[A-Za-z0-9_][\w.-]*)"
+    r"(?:\s*(?:\[\(|\(\[|\(\(|\[\[|\[/|\[\\|\{{\{{|[\[({{>])\s*\"?(?P<{0}l>[^\]\)}}\"\n|]+?)\"?\s*"
+    r"(?:\)\]|\]\)|\)\)|\]\]|/\]|\\\]|\}}\}}|[\])}}]))?"
+)
+_M_ARROW = (
+    r"\s*(?:--\s*(?P<la>[^-|>\n][^|>\n]*?)\s*-->|-\.\s*(?P<lb>[^.>\n]+?)\s*\.->|"
+    r"(?:-->|==>|-\.->|--[ox])\s*(?:\|\s*(?P<lc>[^|\n]*?)\s*\|)?)\s*"
+)
+_M_EDGE = re.compile(_M_NODE.format("a") + _M_ARROW + _M_NODE.format("b"))
+_M_DEFINITION = re.compile(_M_NODE.format("n"))
+
+_P_NAME = r"\[[^\]\n]+\]|\"[^\"\n]+\"|[\w.]+"
+_P_EDGE = re.compile(
+    rf"^[ \t]*(?P<a>{_P_NAME})\s*(?P<arrow><?[-.]+(?:\[[^\]\n]*\])?[-.]*>?)\s*(?P<b>{_P_NAME})"
+    r"[ \t]*(?::[ \t]*(?P<label>[^\n]*?))?[ \t]*$",
+    re.M,
+)
+_P_ALIAS = re.compile(
+    r"^[ \t]*(?:component|node|database|queue|actor|participant|rectangle|interface|cloud|"
+    r"boundary|entity|control|collections|package|storage|usecase)[ \t]+"
+    r"(?:\"(?P<l1>[^\"\n]+)\"|\[(?P<l2>[^\]\n]+)\])[ \t]+as[ \t]+(?P<id>[\w.]+)",
+    re.M,
+)
+_D_ID = r"\"[^\"\n]+\"|[\w.]+"
+_D_EDGE = re.compile(
+    rf"(?P<a>{_D_ID})[ \t]*->[ \t]*(?P<b>{_D_ID})[ \t]*(?:\[(?P<attrs>[^\]\n]*)\])?"
+)
+_D_NODE = re.compile(rf"^[ \t]*(?P<id>{_D_ID})[ \t]*\[(?P<attrs>[^\]\n]*)\]", re.M)
+_D_LABEL = re.compile(r"label\s*=\s*\"(?P<l>[^\"\n]*)\"|label\s*=\s*(?P<m>[\w.-]+)")
+
+
+def _kind(label: str | None) -> str:
+    stated = stated_relation(f" {label} ") if label else None
+    return stated.type if stated is not None else UNLABELLED
+
+
+def _at(text: str, offset: int, start: int, end: int) -> Located:
+    return Located(text[offset + start : offset + end], offset + start, offset + end)
+
+
+def _line(text: str, offset: int, start: int, end: int) -> Located:
+    """The whole line around [start, end) of the block at `offset`, without its indent."""
+    first = text.rfind("\n", 0, offset + start) + 1
+    last = text.find("\n", offset + end)
+    last = len(text) if last < 0 else last
+    while first < last and text[first] in " \t":
+        first += 1
+    return Located(text[first:last].rstrip(), first, first + len(text[first:last].rstrip()))
+
+
+def _mermaid(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+    if not re.match(r"\s*(?:graph|flowchart)\b", block):
+        return
+    labels: dict[str, Located] = {}
+    for definition in _M_DEFINITION.finditer(block):
+        if definition.group("nl") and definition.group("n") not in labels:
+            labels[definition.group("n")] = _at(text, offset, *definition.span("nl"))
+    for line in re.finditer(r"[^\n]+", block):
+        position = line.start()
+        # A chain (a --> b --> c) is edges that share their middle node.
+        while (edge := _M_EDGE.search(block, position, line.end())) is not None:
+            match = edge
+            ends = []
+            for side in ("a", "b"):
+                if match.group(side + "l"):
+                    ends.append(_at(text, offset, *match.span(side + "l")))
+                else:
+                    ident = match.group(side)
+                    ends.append(labels.get(ident, _at(text, offset, *match.span(side))))
+            label = match.group("la") or match.group("lb") or match.group("lc")
+            evidence = _line(text, offset, match.start(), match.end())
+            yield StructuralRelation(_kind(label), evidence, ends[0], ends[1])
+            position = match.start("b")
+
+
+def _unquoted(text: str, offset: int, span: tuple[int, int]) -> Located:
+    raw = text[offset + span[0] : offset + span[1]]
+    if len(raw) > 2 and raw[0] in '"[' and raw[-1] in '"]':
+        return Located(raw[1:-1], offset + span[0] + 1, offset + span[1] - 1)
+    return Located(raw, offset + span[0], offset + span[1])
+
+
+def _plantuml(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+    labels: dict[str, Located] = {}
+    for match in _P_ALIAS.finditer(block):
+        group = "l1" if match.group("l1") else "l2"
+        labels[match.group("id")] = _at(text, offset, *match.span(group))
+    for match in _P_EDGE.finditer(block):
+        arrow = match.group("arrow")
+        if ">" not in arrow and "<" not in arrow:
+            continue  # a plain link, no direction
+        a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
+        a, b = labels.get(a.text, a), labels.get(b.text, b)
+        if arrow.startswith("<"):
+            a, b = b, a
+        evidence = _line(text, offset, match.start("a"), match.end())
+        yield StructuralRelation(_kind(match.group("label")), evidence, a, b)
+
+
+def _dot(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+    labels: dict[str, Located] = {}
+    for match in _D_NODE.finditer(block):
+        label = _D_LABEL.search(match.group("attrs"))
+        if label is not None:
+            group = "l" if label.group("l") is not None else "m"
+            start = match.start("attrs") + label.start(group)
+            labels[match.group("id").strip('"')] = _at(
+                text, offset, start, start + len(label.group(group))
+            )
+    for match in _D_EDGE.finditer(block):
+        a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
+        a, b = labels.get(a.text, a), labels.get(b.text, b)
+        attrs = match.group("attrs") or ""
+        label = _D_LABEL.search(attrs)
+        words = (label.group("l") or label.group("m")) if label is not None else None
+        evidence = _line(text, offset, match.start(), match.end())
+        yield StructuralRelation(_kind(words), evidence, a, b)
+
+
+def diagram_relations(text: str) -> list[StructuralRelation]:
+    found: list[StructuralRelation] = []
+    fenced: list[tuple[int, int]] = []
+    for match in _FENCE.finditer(text):
+        language, offset = match.group(1).lower(), match.start(2)
+        fenced.append(match.span())
+        reader = {"mermaid": _mermaid, "plantuml": _plantuml, "puml": _plantuml}.get(language)
+        found.extend((reader or _dot)(text, offset, match.group(2)))
+    for pattern, reader in ((_PLANTUML_BARE, _plantuml), (_DOT_BARE, _dot)):
+        for match in pattern.finditer(text):
+            if not any(s <= match.start() < e for s, e in fenced):
+                found.extend(reader(text, match.start(1), match.group(1)))
+    return found
+
+
+def may_hold_diagrams(text: str) -> bool:
+    """A cheap test before parsing: a diagram fence or opening is in the text."""
+    return any(m in text for m in ("```", "~~~", "@startuml", "digraph"))

@@ -1,0 +1,232 @@
+"""Offline relations from engineering prose and Markdown tables.
+
+Sentences: "X calls / depends on / reads from / writes to / sends … to Y" (the verb table in
+verbs.py), between names located in the sentence: what the offline extractor found in the
+chunk, plus lowercase component phrases ("the cart service", "the orders queue"). A list
+after the verb ("calls A, B and C") gives one relation per item; a subject set off by an
+aside ("X, written in Go, calls Y") is still X.
+
+Table rows: the first cell names the row's subject. A column whose header states a relation
+("Calls", "Depends on", "Talks to") relates the subject to each name in that cell; a cell that
+reads as a predicate without a subject ("Sends requests to the frontend") relates the subject
+to the name after its verb, where that name is one the table's first column or the chunk
+names. The quote is the sentence or the row, which grounding then locates like any other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..text.sentences import sentence_spans
+from ..text.words import STOPWORDS
+from ..values.proposals import RelationProposal
+from .mentions import normalise_name
+from .verbs import Stated, any_verb, header_relation, stated_relation
+
+_COMPONENT_WORDS = (
+    "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
+    "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
+)  # fmt: skip
+_COMPONENT = re.compile(
+    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)[a-z][\w-]*\s+){1,2}"
+    r"(?:" + "|".join(_COMPONENT_WORDS) + r")(?![\w-])"
+)
+_LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
+_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")
+# Between a verb and its object: articles and a few words, no clause break.
+_MAX_OBJECT_GAP = 40
+_MAX_SUBJECT_GAP = 60
+
+
+@dataclass(frozen=True)
+class _Name:
+    text: str
+    start: int
+    end: int
+
+
+class Names:
+    """The names to look for in a chunk: one pattern, made once per chunk."""
+
+    def __init__(self, known: Iterable[str]):
+        self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
+        alternatives = "|".join(re.escape(n) for n in self.known)
+        self.pattern = (
+            re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
+            if alternatives
+            else None
+        )
+
+    def extended(self, more: Iterable[str]) -> Names:
+        return Names([*self.known, *more])
+
+
+def _names_in(text: str, known: Names) -> list[_Name]:
+    """Where the known names and component phrases occur in `text`, longest first where
+    they overlap, in order."""
+    found: list[_Name] = []
+    if known.pattern is not None:
+        for match in known.pattern.finditer(text):
+            found.append(_Name(match.group(), match.start(), match.end()))
+    for match in _COMPONENT.finditer(text):
+        words = match.group().split()
+        while words[:-1] and words[0].lower() in STOPWORDS:
+            words.pop(0)
+        if len(words) > 1:  # a bare "service" or "database" names nothing
+            phrase = " ".join(words)
+            start = match.end() - len(phrase)
+            if text[start : match.end()] == phrase:
+                found.append(_Name(phrase, start, match.end()))
+    found.sort(key=lambda n: (n.start, -(n.end - n.start)))
+    kept: list[_Name] = []
+    for name in found:
+        if not kept or name.start >= kept[-1].end:
+            kept.append(name)
+    return kept
+
+
+_CLAUSE_WORDS = frozenset({
+    "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
+    "then", "so", "because", "if", "instructions",
+})  # fmt: skip
+
+
+def _objects(text: str, names: list[_Name], after: int) -> list[_Name]:
+    """The name right after position `after` (a verb's end), and those listed with it."""
+    following = [n for n in names if n.start >= after]
+    if not following:
+        return []
+    gap = text[after : following[0].start]
+    words = re.findall(r"[\w'’-]+", gap.lower())
+    if (
+        len(gap) > _MAX_OBJECT_GAP
+        or re.search(r"[.;:!?,()\n]", gap)
+        or _CLAUSE_WORDS.intersection(words)
+    ):
+        return []
+    listed = [following[0]]
+    for name in following[1:]:
+        if not _LIST_JOINER.fullmatch(text[listed[-1].end : name.start]):
+            break
+        listed.append(name)
+    return listed
+
+
+# Between a subject and its verb: a few auxiliaries or adverbs ("does not", "also").
+_MAX_SUBJECT_WORDS = 4
+
+
+def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
+    """The name the verb at `verb_start` is said of: the nearest one before it separated
+    only by a few words that open no new clause, or one followed by an aside in commas.
+    A verb after "to" (an infinitive) has no subject here."""
+    before = [n for n in names if n.end <= verb_start]
+    if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
+        return None
+    for name in reversed(before):
+        gap = text[name.end : verb_start]
+        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]]", gap):
+            return None
+        if gap.count(",") == 2 and gap.lstrip().startswith(","):
+            return name  # an aside: "X, written in Go, calls Y"
+        words = re.findall(r"[\w'’-]+", gap.lower())
+        if "," in gap or len(words) > _MAX_SUBJECT_WORDS or _CLAUSE_WORDS.intersection(words):
+            return None
+        return name
+    return None
+
+
+def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
+    if normalise_name(a) != normalise_name(b):
+        found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
+
+
+def sentence_relations(text: str, known: Names) -> list[RelationProposal]:
+    found: list[RelationProposal] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if sentence.lstrip().startswith("|") or not any_verb(sentence):
+            continue  # a table (read row by row below), or no verb of the table
+        names = _names_in(sentence, known)
+        if len(names) < 2:
+            continue
+        for left, right in itertools.pairwise(names):
+            between = sentence[left.end : right.start]
+            stated = stated_relation(between)
+            if stated is None:
+                continue
+            verb_start, verb_end = left.end + stated.start, left.end + stated.end
+            subject = _subject(sentence, names, verb_start)
+            if subject is None:
+                continue
+            for target in _objects(sentence, names, verb_end):
+                a, b = (target, subject) if stated.passive else (subject, target)
+                _add(found, sentence, a.text, b.text, stated.type)
+    return found
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return inner.split("|")
+
+
+def _plain(cell: str) -> str:
+    return " ".join(_LINK.sub(r"\1", cell).strip(" *_`").split())
+
+
+def table_relations(text: str, known: Names) -> list[RelationProposal]:
+    found: list[RelationProposal] = []
+    lines = text.split("\n")
+    index = 0
+    while index + 1 < len(lines):
+        header, rule = lines[index], lines[index + 1]
+        if not (header.lstrip().startswith("|") and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", rule)):
+            index += 1
+            continue
+        columns = [header_relation(_plain(c)) for c in _cells(header)]
+        rows = []
+        index += 2
+        while index < len(lines) and lines[index].lstrip().startswith("|"):
+            rows.append(lines[index])
+            index += 1
+        subjects = [_plain(_cells(r)[0]) for r in rows]
+        table_known = known.extended(s for s in subjects if 0 < len(s) <= 60)
+        for row in rows:
+            _row_relations(row, columns, table_known, found)
+    return found
+
+
+def _row_relations(
+    row: str,
+    columns: list[Stated | None],
+    known: Names,
+    found: list[RelationProposal],
+) -> None:
+    cells = _cells(row)
+    subject = _plain(cells[0])
+    if not subject or len(subject) > 60 or subject not in row:
+        return
+    quote = row.strip()
+    for cell, stated in zip(cells[1:], columns[1:], strict=False):
+        names = _names_in(cell, known)
+        if stated is not None:
+            for name in names:
+                _add(found, quote, subject, name.text, stated.type)
+            continue
+        for start, end in sentence_spans(cell):
+            sentence = cell[start:end]
+            predicate = stated_relation(sentence)
+            # A predicate without its subject: the verb among the sentence's first words.
+            if predicate is None or len(sentence[: predicate.start].split()) > 2:
+                continue
+            in_sentence = _names_in(sentence, known)
+            for target in _objects(sentence, in_sentence, predicate.end):
+                if predicate.passive:
+                    _add(found, quote, target.text, subject, predicate.type)
+                else:
+                    _add(found, quote, subject, target.text, predicate.type)

@@ -1,0 +1,118 @@
+"""The relation verb table of the offline extractor: which words between two names (or in a
+table header, or on a diagram arrow) state which typed relation. It is data, like the cue
+table of modality.py: extend VERBS to teach the extractor new phrasings.
+
+A phrase may hold `…`, which stands for up to six words, or none ("sends … to" matches "sends order
+confirmations to"). A phrase marked `passive` states the relation from its object to its
+subject ("is called by": B is called by A, so A calls B).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Verb:
+    phrase: str
+    type: str
+    passive: bool = False
+
+
+VERBS: tuple[Verb, ...] = (
+    *(Verb(p, "calls") for p in (
+        "calls", "call", "calling", "invokes", "invoke", "talks to", "talk to", "connects to",
+        "connect to", "queries", "query", "sends requests to", "sends … requests to",
+        "sends … requests … to", "makes … calls to", "requests … from", "forwards … to",
+        "routes … to", "proxies … to", "delegates … to", "asks", "contacts", "reaches",
+    )),
+    *(Verb(p, "calls", passive=True) for p in (
+        "is called by", "are called by", "is invoked by", "is queried by",
+    )),
+    *(Verb(p, "depends-on") for p in (
+        "depends on", "depend on", "relies on", "rely on", "requires", "require",
+        "needs", "is backed by", "is built on",
+    )),
+    *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
+    *(Verb(p, "uses") for p in ("uses", "use", "is using", "makes use of", "leverages")),
+    *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
+    *(Verb(p, "reads") for p in (
+        "reads from", "read from", "reads … from", "fetches … from", "fetches", "loads … from",
+        "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
+        "reads",
+    )),
+    *(Verb(p, "writes") for p in (
+        "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
+        "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
+        "updates",
+    )),
+    *(Verb(p, "sends-to") for p in (
+        "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
+        "pushes … to", "enqueues … to", "enqueues … on", "notifies", "posts … to",
+    )),
+)  # fmt: skip
+
+_PREPOSITIONS = frozenset({"to", "from", "in", "into", "on", "by", "of"})
+# At most this many words stand in a phrase's `…`.
+_GAP_WORDS = 6
+
+
+def _compile(phrase: str) -> re.Pattern[str]:
+    pattern = ""
+    for word in phrase.split():
+        if word == "…":
+            pattern += r"(?:[\w'’-]+\s+){0," + str(_GAP_WORDS) + "}?"
+        else:
+            pattern += re.escape(word) + r"\s+"
+    pattern = pattern.removesuffix(r"\s+")
+    if phrase.split()[-1] not in _PREPOSITIONS:
+        pattern += r"(?!\s+to\s)"  # "needs to be set" states no dependency
+    return re.compile(r"(?<![\w-])" + pattern + r"(?![\w-])", re.I)
+
+
+# Longest phrases first, so that "sends requests to" wins over "sends … to".
+_COMPILED = tuple(
+    (_compile(v.phrase), v) for v in sorted(VERBS, key=lambda v: -len(v.phrase.split()))
+)
+
+
+_ANY = re.compile("|".join(p.pattern for p, _ in _COMPILED), re.I)
+
+
+def any_verb(text: str) -> bool:
+    """Whether `text` holds a verb phrase of the table at all (one pass, to skip the rest)."""
+    return _ANY.search(text) is not None
+
+
+@dataclass(frozen=True)
+class Stated:
+    type: str
+    passive: bool
+    start: int  # where the verb phrase starts in the text searched
+    end: int
+
+
+def stated_relation(between: str) -> Stated | None:
+    """The relation the words `between` two names state, if any: the first verb phrase,
+    longest first among those starting at the same place."""
+    best: Stated | None = None
+    for pattern, verb in _COMPILED:
+        match = pattern.search(between)
+        if match is None:
+            continue
+        if best is None or match.start() < best.start:
+            best = Stated(verb.type, verb.passive, match.start(), match.end())
+    return best
+
+
+def header_relation(header: str) -> Stated | None:
+    """A table column headed "Calls", "Depends on", "Talks to", "Reads from", "Dependencies",
+    "Upstream"...: the relation from the row's subject to the names in that column."""
+    text = " ".join(header.strip(" *_`").split()).lower()
+    if text in ("dependencies", "depends on", "upstream", "upstreams", "backends"):
+        return Stated("depends-on", False, 0, len(text))
+    stated = stated_relation(text)
+    if stated is not None and stated.start == 0 and stated.end == len(text):
+        return stated
+    return None

@@ -1,0 +1,214 @@
+"""The offline relation extractor (the embedded default): relations stated by engineering
+prose, tables, configuration and diagrams written as code, each located at the exact words
+that state it and read back from the stored bytes (issue 13)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import citegraph
+from citegraph import Scope
+from citegraph.values.facts import StoredRelation
+
+from conftest import dataset
+
+PROSE = b"""# Checkout
+
+The checkout service calls the payment service, the shipping service and the email service.
+The cart service, written in C#, writes baskets to the basket store.
+The ledger service is called by the billing service.
+The cart service no longer calls the session cache.
+The audit service may query the orders database.
+PGPASSWORD needs to be set before running the migration.
+"""
+
+TABLE = b"""| Service | Language | Talks to | Description |
+| ------- | -------- | -------- | ----------- |
+| [quoteservice](/src/quote) | Go | pricingservice, taxservice | Quotes prices. |
+| loadgenerator | Python | | Continuously sends requests imitating users to the quoteservice. |
+| reportservice | Java | | Does not call the pricingservice. |
+"""
+
+DIAGRAMS = b"""# Architecture
+
+```mermaid
+flowchart LR
+  web(Web Shop) -->|calls| orders[Order Service]
+  orders -- reads from --> stock[(Stock DB)]
+  orders --> mailer
+```
+
+```plantuml
+@startuml
+component "Invoice API" as invoices
+database "Invoice DB" as idb
+invoices --> idb : writes to
+@enduml
+```
+
+```dot
+digraph deps {
+  gw [label="API Gateway"];
+  gw -> invoices [label="calls"];
+}
+```
+"""
+
+COMPOSE = b"""services:
+  web:
+    image: shop/web
+    environment:
+      - API_URL=http://api:8080/v1
+      - LOG_LEVEL=debug
+    depends_on:
+      - api
+  api:
+    image: shop/api
+    environment:
+      REDIS_HOST: redis.default.svc.cluster.local
+      TIMEOUT: "30"
+"""
+
+SETTINGS = b"""[services.checkout]
+PAYMENT_ADDR = "payment:50051"
+RETRIES = "3"
+"""
+
+
+def _edges(scope: Scope) -> set[tuple[str, str, str, str, str]]:
+    return {
+        (r.source, r.type, r.target, r.polarity or "", r.modality or "")
+        for r in scope.relations()
+        if not r.weak
+    }
+
+
+def _assert_located(scope: Scope, relations: list[StoredRelation]) -> None:
+    """Every typed relation's quote is the stored bytes at its span."""
+    for r in relations:
+        if r.weak:
+            continue
+        assert r.document_id and r.start_byte is not None and r.end_byte is not None
+        stored = scope.stored_text(r.document_id)[r.start_byte : r.end_byte]
+        assert stored.decode() == r.quote, r
+
+
+def test_sentences_state_typed_relations_with_their_polarity(scope: Scope) -> None:
+    scope.ingest(PROSE, name="checkout.md")
+    edges = _edges(scope)
+    plain = {(a, t, b) for a, t, b, p, m in edges if (p, m) == ("affirmed", "actual")}
+    assert plain == {
+        ("checkout service", "calls", "payment service"),
+        ("checkout service", "calls", "shipping service"),
+        ("checkout service", "calls", "email service"),
+        ("cart service", "writes", "basket store"),  # the aside does not take the subject
+        ("billing service", "calls", "ledger service"),  # passive: turned round
+    }
+    assert ("cart service", "calls", "session cache", "negated", "actual") in edges
+    assert ("audit service", "calls", "orders database", "affirmed", "hypothetical") in edges
+    assert not any(b == "Set" or a == "PGPASSWORD" for a, _, b, _, _ in edges)  # "needs to"
+    _assert_located(scope, scope.relations())
+
+
+def test_table_rows_relate_their_subject(scope: Scope) -> None:
+    scope.ingest(TABLE, name="services.md")
+    edges = _edges(scope)
+    assert ("quoteservice", "calls", "pricingservice", "affirmed", "actual") in edges
+    assert ("quoteservice", "calls", "taxservice", "affirmed", "actual") in edges
+    assert ("loadgenerator", "calls", "quoteservice", "affirmed", "actual") in edges
+    assert ("reportservice", "calls", "pricingservice", "negated", "actual") in edges
+    for r in scope.relations():
+        if not r.weak:
+            assert r.quote is not None and r.quote.startswith("|") and "\n" not in r.quote
+    _assert_located(scope, scope.relations())
+
+
+def test_diagrams_bind_node_ids_to_their_labels(scope: Scope) -> None:
+    scope.ingest(DIAGRAMS, name="architecture.md")
+    relations = [r for r in scope.relations() if not r.weak]
+    edges = {(r.source, r.type, r.target) for r in relations}
+    assert edges == {
+        ("Web Shop", "calls", "Order Service"),
+        ("Order Service", "reads", "Stock DB"),
+        ("Order Service", "flows-to", "mailer"),  # an arrow without a label says only that
+        ("Invoice API", "writes", "Invoice DB"),
+        ("API Gateway", "calls", "invoices"),
+    }
+    quotes = {(r.source, r.target): r.quote for r in relations}
+    # Each relation is located at the exact line that draws it.
+    assert quotes[("Order Service", "Stock DB")] == "orders -- reads from --> stock[(Stock DB)]"
+    assert quotes[("Invoice API", "Invoice DB")] == "invoices --> idb : writes to"
+    assert quotes[("API Gateway", "invoices")] == 'gw -> invoices [label="calls"];'
+    _assert_located(scope, scope.relations())
+
+
+def test_configuration_settings_become_located_calls(scope: Scope) -> None:
+    scope.ingest(COMPOSE, name="compose.yaml")
+    scope.ingest(SETTINGS, name="checkout.toml")
+    edges = {(a, t, b) for a, t, b, _, _ in _edges(scope)}
+    assert edges == {
+        ("web", "calls", "api"),
+        ("web", "depends-on", "api"),
+        ("api", "calls", "redis"),
+        ("checkout", "calls", "payment"),
+    }
+    quotes = {r.quote for r in scope.relations() if not r.weak}
+    assert "API_URL=http://api:8080/v1" in quotes
+    assert 'PAYMENT_ADDR = "payment:50051"' in quotes
+    _assert_located(scope, scope.relations())
+
+
+def test_a_manifest_owner_in_another_chunk_is_bound_where_it_is_declared(tmp_path: Path) -> None:
+    """Small chunks put a Deployment's name chunks away from its settings: the setting is the
+    evidence (in one chunk, never split), the owner is named where the manifest declares it."""
+    env = "".join(
+        f'        - name: {s.upper()}_SERVICE_ADDR\n          value: "{s}service:{7000 + n}"\n'
+        for n, s in enumerate(("cart", "currency", "payment", "shipping", "email", "ad"))
+    )
+    manifest = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: checkoutservice\nspec:\n"
+        "  template:\n    spec:\n      containers:\n      - name: server\n        env:\n" + env
+    ).encode()
+    with citegraph.open(tmp_path / "home", chunk_bytes=160) as ws:
+        scope = ws.scope("k8s")
+        [result] = scope.ingest(manifest, name="deploy.yaml")
+        assert result.document.chunk_count > 3
+        relations = [r for r in scope.relations() if not r.weak]
+        assert {(r.source, r.target) for r in relations} == {
+            ("checkoutservice", f"{s}service")
+            for s in ("cart", "currency", "payment", "shipping", "email", "ad")
+        }
+        assert result.extraction is not None and not result.extraction.dropped
+        _assert_located(scope, relations)
+        # The owner's mention is at its declaration: the stored bytes there are its name.
+        text = scope.stored_text("deploy.yaml")
+        owner = [i for i in scope.entities("checkoutservice") if i.mentions]
+        assert owner and text.count(b"checkoutservice") == 1
+
+
+def test_online_boutique_calls_match_the_manifest_edges(scope: Scope) -> None:
+    """The same measurement as bench/relations.py, on the shared data: recall and precision
+    of the offline `calls` relations against the 17 edges derived from the manifests."""
+    root = dataset("engineering_docs/google_microservices-demo")
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in (".md", ".yaml"):
+            scope.ingest(path.read_bytes(), name=str(path.relative_to(root)))
+
+    def canonical(name: str) -> str:
+        return re.sub(r"[\s_-]+", "", name.casefold())
+
+    gold = {
+        (canonical(e["from"]), canonical(e["to"]))
+        for e in json.loads((root / "DERIVED_dependency_edges_from_manifests.json").read_text())
+    }
+    found = {
+        (canonical(r.source), canonical(r.target))
+        for r in scope.relations(limit=100_000)
+        if r.type == "calls" and (r.polarity, r.modality) == ("affirmed", "actual")
+    }
+    hits = len(gold & found)
+    assert hits / len(gold) >= 0.9, sorted(gold - found)
+    assert hits / len(found) >= 0.9, sorted(found - gold)
+    _assert_located(scope, scope.relations(limit=100_000))
