@@ -171,6 +171,34 @@ def test_a_lingering_server_whose_home_is_deleted_is_stopped(tmp_path: Path) -> 
     wait_until(lambda: falkordb_processes(home) == [], 30, "the keeper to stop the server")
 
 
+def test_a_keeper_that_starts_after_its_home_was_deleted_still_stops_the_server(
+    tmp_path: Path,
+) -> None:
+    """Seen in a full run under load: the home was deleted before the keeper had started and
+    read the server's record, and the server was left running. The keeper is now told which
+    server to watch when it is started."""
+    import os
+    import shutil
+    import signal
+
+    from citegraph.store import keeper
+    from citegraph.store.embedded import EmbeddedServer
+
+    home = tmp_path / "home"
+    assert (
+        cli("docs", "--home", str(home), env=env_with(CITEGRAPH_STORE_LINGER="600")).returncode == 0
+    )
+    server = EmbeddedServer(home)
+    info = server._read_info()
+    started_keeper = server.keeper_pid()
+    assert info is not None and started_keeper is not None
+    os.kill(started_keeper, signal.SIGKILL)  # as if it had not started yet
+    shutil.rmtree(home)
+    said = keeper.keep(home, 600, info)
+    assert "the home was removed" in said
+    wait_until(lambda: falkordb_processes(home) == [], 30, "the server to stop")
+
+
 def _delay_indexing(ws: citegraph.Workspace) -> bool:
     rows = ws.store._db.connection.execute_command("GRAPH.CONFIG", "GET", "DELAY_INDEXING")
     return bool(rows[1])

@@ -231,7 +231,7 @@ class EmbeddedServer:
                 if linger and self.linger_s > 0:
                     from .processes import ensure_keeper
 
-                    ensure_keeper(self)
+                    ensure_keeper(self, info)
                     return False
                 self._compact_at_close(info)
                 self._stop(info)

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from .embedded import EmbeddedServer
+from .embedded import EmbeddedServer, ServerInfo
 from .processes import locked, pid_alive, process_start
 
 
@@ -27,11 +27,12 @@ def _still_me(path: Path) -> bool:
         return False
 
 
-def keep(home: Path, linger_s: float) -> str:
-    """Watch `home`'s server until it is stopped or gone; say what ended the watch."""
+def keep(home: Path, linger_s: float, given: ServerInfo | None = None) -> str:
+    """Watch `home`'s server until it is stopped or gone; say what ended the watch. `given`:
+    the server as the starting process saw it (the home may be deleted before this starts)."""
     server = EmbeddedServer(home, linger_s=linger_s)
     record = server.run_dir / "keeper.json"
-    watched = server._read_info()
+    watched = server._read_info() or given
     if watched is None:
         return "no server to watch"
     idle_since = time.monotonic()
@@ -69,7 +70,11 @@ def keep(home: Path, linger_s: float) -> str:
 
 def main(argv: list[str]) -> int:
     home, linger_s = Path(argv[0]), float(argv[1])
-    said = keep(home, linger_s)
+    given = None
+    if len(argv) > 2:
+        raw = json.loads(argv[2])
+        given = ServerInfo(int(raw["pid"]), raw.get("start"), str(raw["socket"]))
+    said = keep(home, linger_s, given)
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
     print(f"{stamp} keeper {os.getpid()}: {said}", file=sys.stderr, flush=True)
     return 0

@@ -9,11 +9,12 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .embedded import EmbeddedServer
+    from .embedded import EmbeddedServer, ServerInfo
 
 
 def process_start(pid: int) -> str | None:
@@ -73,9 +74,10 @@ def try_lock(path: Path) -> int | None:
 _keepers: list[subprocess.Popen[bytes]] = []
 
 
-def ensure_keeper(server: EmbeddedServer) -> None:
+def ensure_keeper(server: EmbeddedServer, info: ServerInfo) -> None:
     """Under the run lock: make sure one keeper (store/keeper.py) watches the idle server of
-    `server.home`."""
+    `server.home`, described by `info` (passed on, so that a keeper that starts after the
+    home was deleted still knows which server to stop)."""
     if server.keeper_pid() is not None:
         return
     _keepers[:] = [k for k in _keepers if k.poll() is None]  # reap the ones that ended
@@ -85,6 +87,7 @@ def ensure_keeper(server: EmbeddedServer) -> None:
         "citegraph.store.keeper",
         str(server.home),
         repr(server.linger_s),
+        json.dumps(asdict(info)),
     ]
     with open(server.home / "logs" / "keeper.log", "ab") as log:
         keeper = subprocess.Popen(
