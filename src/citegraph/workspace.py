@@ -50,6 +50,7 @@ class Workspace:
         )
         # The extractor runs at ingest; made on first use (reading needs none).
         self._extractor = extractor
+        self._extraction_off = False
         self._server: EmbeddedServer | None = None
         self._closed = False
         # Scopes whose housekeeping (cleanup of abandoned staging) failed, with why.
@@ -93,11 +94,18 @@ class Workspace:
     def extractor(self) -> Extractor | ProposingExtractor | None:
         """What finds entities at ingest: the one given, else the offline extractor, unless
         CITEGRAPH_EXTRACT is off (None: no extraction)."""
-        if self._extractor is None and self.settings.extract:
+        if self._extractor is None and self.settings.extract and not self._extraction_off:
             from .extract.offline import OfflineExtractor
 
             self._extractor = OfflineExtractor()
         return self._extractor
+
+    @extractor.setter
+    def extractor(self, value: Extractor | ProposingExtractor | None) -> None:
+        """Change what ingest extracts with; None turns extraction at ingest off (documents
+        are then stored unextracted, and `scope.extract()` extracts them later)."""
+        self._extractor = value
+        self._extraction_off = value is None
 
     @property
     def index_timeout_s(self) -> float:

@@ -146,6 +146,8 @@ def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -
 
 def sentence_relations(text: str, known: Names) -> list[RelationProposal]:
     found: list[RelationProposal] = []
+    if not any_verb(text):
+        return found
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         if sentence.lstrip().startswith("|") or not any_verb(sentence):
@@ -181,6 +183,8 @@ def _plain(cell: str) -> str:
 
 def table_relations(text: str, known: Names) -> list[RelationProposal]:
     found: list[RelationProposal] = []
+    if "|" not in text:
+        return found
     lines = text.split("\n")
     index = 0
     while index + 1 < len(lines):

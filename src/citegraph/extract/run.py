@@ -17,6 +17,7 @@ from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
 from .offline import Extractor
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
+from .verbs import any_verb
 
 # Rows are written in flushes of about this many, also within a document, so that a huge
 # document is extracted in bounded memory.
@@ -101,6 +102,8 @@ def _prose_relations(
     report: ExtractionReport,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, grounded like any other."""
+    if "|" not in chunk.text and not any_verb(chunk.text):
+        return  # most chunks: no verb of the table, no table
     known = Names(names)
     proposed = [*sentence_relations(chunk.text, known), *table_relations(chunk.text, known)]
     if proposed:
