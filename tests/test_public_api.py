@@ -10,6 +10,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "values",
         "workspace",
         "scope",
+        "knowledge",
         "ingest",
         "store",
         "service",

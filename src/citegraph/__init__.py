@@ -46,6 +46,8 @@ _LAZY: dict[str, str] = {
     "EntityFact": ".values.facts",
     "Evidence": ".values.evidence",
     "EvidenceItem": ".values.evidence",
+    "ExtractionEstimate": ".values.proposals",
+    "ExtractionRun": ".values.proposals",
     "ExtractiveAnswerer": ".answer.extractive",
     "Extractor": ".extract.offline",
     "Facts": ".values.facts",
@@ -128,6 +130,7 @@ if _typing.TYPE_CHECKING:
     )
     from .values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
     from .values.facts import EntityFact, Facts, Passage, RelationFact, RememberResult
+    from .values.proposals import ExtractionEstimate, ExtractionRun
     from .workspace import Scope, Workspace, open
 
 
@@ -172,6 +175,8 @@ __all__ = [
     "EntityFact",
     "Evidence",
     "EvidenceItem",
+    "ExtractionEstimate",
+    "ExtractionRun",
     "ExtractiveAnswerer",
     "Extractor",
     "Facts",

@@ -25,6 +25,7 @@ from .ingest.mapped import read_file
 from .ingest.pdf_guard import PdfLimits
 from .ingest.pipeline import DocumentGroups, Progress
 from .ingest.sources import TEXT_TYPES, SourceFile, expand, media_type_for
+from .knowledge import ScopeKnowledge
 from .limits import (
     ANSWER_LIMIT_FACTOR,
     DEFAULT_HOPS,
@@ -47,7 +48,6 @@ from .store.schema import (
 )
 from .values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .values.evidence import Evidence, TraversalPolicy
-from .values.facts import EntityIdentity, StoredRelation
 
 if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
@@ -75,7 +75,7 @@ def validate_scope_name(name: str) -> str:
     return name
 
 
-class Scope:
+class Scope(ScopeKnowledge):
     """One tenant or project: one named graph. Nothing crosses scopes."""
 
     def __init__(self, workspace: Workspace, name: str):
@@ -421,33 +421,6 @@ class Scope:
         )
 
     # -- reading ------------------------------------------------------------------------------
-
-    def relations(self, entity: str | None = None, limit: int = 1000) -> list[StoredRelation]:
-        """The relations stored here (those touching `entity`, by name, when given), each with
-        the quote it was located at, its polarity and modality; stated ones before co-mentions."""
-        from .extract.mentions import normalise_name
-
-        self._prepare()
-        norm = normalise_name(entity) if entity is not None else None
-        return [
-            StoredRelation(
-                a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
-                quote, doc, chunk, start, end, origin or "",
-            )
-            for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
-            chunk, start, end, origin in self._entities.relations(norm, limit)
-        ]  # fmt: skip
-
-    def entities(self, name: str) -> list[EntityIdentity]:
-        """Every entity `name` can mean (case and spacing aside), each with its type, aliases
-        and mention count, most mentioned first: ambiguity is shown, never resolved by a guess."""
-        from .extract.mentions import normalise_name
-
-        self._prepare()
-        return [
-            EntityIdentity(key, shown, kind, tuple(aliases or ()), int(count))
-            for key, shown, kind, aliases, count in self._entities.identities(normalise_name(name))
-        ]
 
     def documents(self) -> list[Document]:
         return self._prepare(only=DOCUMENT_INDEXES).all()

@@ -5,13 +5,15 @@ reply, counted, and proposes nothing. Nothing proposed is kept before grounding 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..models.chat import ChatModel, Message
+from ..models.chat import ChatModel, ChatReply, Message
 from ..values.proposals import EntityProposal, Proposal, RelationProposal
+from .cost import prompt_tokens as count_prompt
 
 PROMPT_VERSION = "extract/1"
 GENERAL_TYPES = ("person", "organization", "place", "event", "work", "concept")
@@ -43,27 +45,54 @@ class LLMExtractor:
         relation_types: Sequence[str] = ENGINEERING_RELATIONS,
     ):
         self.model = model
-        self.name = f"llm:{model.name}:{PROMPT_VERSION}"
         self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
             "{relation_types}", ", ".join(relation_types)
         )
+        # What extracted a document names the prompt: another schema is another extractor.
+        schema = (tuple(entity_types), tuple(relation_types))
+        suffix = (
+            ""
+            if schema == (ENGINEERING_TYPES, ENGINEERING_RELATIONS)
+            else (":" + hashlib.sha256(self._system.encode()).hexdigest()[:8])
+        )
+        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}"
 
     def messages(self, text: str, title: str | None) -> list[Message]:
         heading = f"Title: {title}\n\n" if title else ""
         return [Message("system", self._system), Message("user", f"{heading}Passage:\n{text}")]
 
-    def propose(self, text: str, title: str | None = None) -> Proposal:
-        reply = self.model.complete(self.messages(text, title))
+    def cache_key(self, text: str, title: str | None) -> str:
+        """What a reply depends on: the chunk's bytes, the prompt (its version and schema),
+        the model and its parameters. The same key, the same reply may be reused."""
+        parameters = getattr(self.model, "parameters", {})
+        material = json.dumps(
+            [PROMPT_VERSION, self.model.name, parameters, self._system, title or "",
+             hashlib.sha256(text.encode()).hexdigest()],
+            sort_keys=True,
+        )  # fmt: skip
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    def prompt_tokens(self, text: str, title: str | None) -> int:
+        return count_prompt([m.content for m in self.messages(text, title)])
+
+    def ask(self, text: str, title: str | None) -> ChatReply:
+        return self.model.complete(self.messages(text, title))
+
+    def read(self, reply: ChatReply, calls: int = 1) -> Proposal:
+        """The proposal in a reply (`calls`: 0 for a reply taken from the cache)."""
         parsed = _parse(reply.text)
         entities, relations = parsed if parsed is not None else ((), ())
         return Proposal(
             entities,
             relations,
-            calls=1,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
+            calls=calls,
+            input_tokens=reply.input_tokens if calls else 0,
+            output_tokens=reply.output_tokens if calls else 0,
             unreadable=parsed is None,
         )
+
+    def propose(self, text: str, title: str | None = None) -> Proposal:
+        return self.read(self.ask(text, title))
 
 
 def _parse(

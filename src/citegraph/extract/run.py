@@ -4,13 +4,16 @@ that proposes them, relations), store what holds, and count what was dropped."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from ..models.chat import ChatReply
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
 from ..values.proposals import ExtractionReport, Proposal
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
+from .cost import TokenBudget, count_tokens
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
@@ -34,6 +37,76 @@ class ProposingExtractor(Protocol):
     def propose(self, text: str, title: str | None = None) -> Proposal: ...
 
 
+@runtime_checkable
+class CachingExtractor(Protocol):
+    """A proposing extractor whose calls can be cached, counted before they are made and
+    held to a budget (`LLMExtractor`)."""
+
+    name: str
+
+    def propose(self, text: str, title: str | None = None) -> Proposal: ...
+    def cache_key(self, text: str, title: str | None) -> str: ...
+    def prompt_tokens(self, text: str, title: str | None) -> int: ...
+    def ask(self, text: str, title: str | None) -> ChatReply: ...
+    def read(self, reply: ChatReply, calls: int = 1) -> Proposal: ...
+
+
+class ReplyCache(Protocol):
+    def get_many(self, keys: list[str]) -> dict[str, ChatReply]: ...
+    def put(self, key: str, reply: ChatReply, model: str) -> None: ...
+
+
+@dataclass
+class Spending:
+    """What model extraction may spend and reuse: a reply cache, a token budget, and a
+    callback per chunk done (a progress bar). `stopped` says why a run ended early."""
+
+    cache: ReplyCache | None = None
+    budget: TokenBudget = field(default_factory=lambda: TokenBudget(None))
+    on_chunk: Callable[[int], None] | None = None  # the chunk's size in bytes
+    stopped: str | None = None
+    # What the run spent, documents left unfinished included.
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached: int = 0
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _propose(
+    extractor: ProposingExtractor,
+    chunk: Chunk,
+    title: str | None,
+    spending: Spending,
+    report: ExtractionReport,
+) -> Proposal:
+    if not isinstance(extractor, CachingExtractor):
+        return extractor.propose(chunk.text, title)
+    key = extractor.cache_key(chunk.text, title)
+    if spending.cache is not None:
+        cached = spending.cache.get_many([key]).get(key)
+        if cached is not None:
+            report.cached += 1
+            spending.cached += 1
+            return extractor.read(cached, calls=0)
+    prompt = extractor.prompt_tokens(chunk.text, title)
+    if not spending.budget.admits(prompt):
+        raise _OutOfBudget
+    reply = extractor.ask(chunk.text, title)
+    spent_in = reply.input_tokens if reply.input_tokens is not None else prompt
+    spent_out = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
+    spending.budget.spend(spent_in + spent_out)
+    spending.calls += 1
+    spending.input_tokens += reply.input_tokens or 0
+    spending.output_tokens += reply.output_tokens or 0
+    if spending.cache is not None:
+        spending.cache.put(key, reply, extractor.name)
+    return extractor.read(reply)
+
+
 class _Batch:
     def __init__(self) -> None:
         self.rows = MentionRows()
@@ -55,42 +128,79 @@ def extract_documents(
     chunks_of: Callable[[Document], Iterable[Chunk]],
     docs: DocumentRepository,
     entities: EntityRepository,
+    spending: Spending | None = None,
+    replace_earlier: bool = False,
 ) -> dict[str, ExtractionReport]:
-    """Extract from `documents` and store what holds; a report per document id.
+    """Extract from `documents` and store what holds; a report per document extracted.
 
     Each document is marked extracted afterwards, so that an ingest cut short between the
-    commit and this step is finished by the next ingest of the same bytes.
+    commit and this step is finished by the next ingest of the same bytes. A run stopped by
+    its budget (`spending.stopped`) marks only the documents it finished. With
+    `replace_earlier`, what an earlier extraction stored from each document is removed just
+    before the document is extracted (and its mark cleared, so a run stopped before it
+    finishes leaves it to the next run).
     """
+    spending = spending if spending is not None else Spending()
     batch = _Batch()
     reports: dict[str, ExtractionReport] = {}
-    for document in documents:
-        report = reports[document.id] = ExtractionReport()
-        structure = _Structure(document)
-        previous: str | None = None
-        for chunk in chunks_of(document):
-            before = len(batch.rows.mentions)
-            if isinstance(extractor, ProposingExtractor):
-                proposal = extractor.propose(chunk.text, document.title)
-                report.calls += proposal.calls
-                report.input_tokens += proposal.input_tokens or 0
-                report.output_tokens += proposal.output_tokens or 0
-                near = (previous, previous + chunk.text) if previous is not None else ()
-                ground(proposal, document, chunk, near, batch.rows, batch.relations, report)
-                names: dict[str, str] = {}
-            else:
-                names = add_chunk_rows(extractor, document, chunk, document.title, batch.rows)
-                report.mentions += len(batch.rows.mentions) - before
-                mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
-                _prose_relations(document, chunk, names, mentioned, batch, report)
-            structure.add(chunk, names, {str(m["key"]) for m in batch.rows.mentions[before:]})
-            previous = chunk.text
-            if batch.size() >= _FLUSH_ROWS:
+    try:
+        for document in documents:
+            if replace_earlier:
                 batch.flush(entities)
-        structure.ground(batch, report)
+                docs.unmark_extracted([document.id])
+                entities.forget_extraction([document.id])
+            reports[document.id] = _extract_one(
+                extractor, document, chunks_of, batch, entities, spending
+            )
+    except _OutOfBudget:
+        spending.stopped = (
+            f"the token budget ({spending.budget.max_tokens}) would be passed by the next call; "
+            f"{spending.budget.spent} tokens spent"
+        )
     batch.flush(entities)
     if reports:
-        docs.mark_extracted(list(reports))
+        docs.mark_extracted(list(reports), name_of(extractor))
     return reports
+
+
+def name_of(extractor: Extractor | ProposingExtractor) -> str:
+    return str(getattr(extractor, "name", "offline"))
+
+
+def _extract_one(
+    extractor: Extractor | ProposingExtractor,
+    document: Document,
+    chunks_of: Callable[[Document], Iterable[Chunk]],
+    batch: _Batch,
+    entities: EntityRepository,
+    spending: Spending,
+) -> ExtractionReport:
+    report = ExtractionReport()
+    structure = _Structure(document)
+    previous: str | None = None
+    for chunk in chunks_of(document):
+        before = len(batch.rows.mentions)
+        if isinstance(extractor, ProposingExtractor):
+            proposal = _propose(extractor, chunk, document.title, spending, report)
+            report.calls += proposal.calls
+            report.input_tokens += proposal.input_tokens or 0
+            report.output_tokens += proposal.output_tokens or 0
+            near = (previous, previous + chunk.text) if previous is not None else ()
+            ground(proposal, document, chunk, near, batch.rows, batch.relations, report)
+            names: dict[str, str] = {}
+        else:
+            names = add_chunk_rows(extractor, document, chunk, document.title, batch.rows)
+            report.mentions += len(batch.rows.mentions) - before
+            mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
+            _prose_relations(document, chunk, names, mentioned, batch, report)
+        structure.add(chunk, names, {str(m["key"]) for m in batch.rows.mentions[before:]})
+        previous = chunk.text
+        if spending.on_chunk is not None:
+            spending.on_chunk(len(chunk.text.encode()))
+        if batch.size() >= _FLUSH_ROWS:
+            batch.flush(entities)
+    structure.ground(batch, report)
+    return report
 
 
 def _prose_relations(

@@ -12,6 +12,7 @@ from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..store.graph import GraphHandle
 from ..values.documents import Chunk, Document, IngestResult, IngestStatus
+from ..values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
     from ..extract.offline import Extractor
@@ -27,7 +28,8 @@ def extract(
     extractor: Extractor | ProposingExtractor,
 ) -> list[IngestResult]:
     """Extract from the documents not yet extracted; results with their reports."""
-    from ..extract.run import extract_documents
+    from ..extract.run import Spending, extract_documents, name_of
+    from ..store.extraction_cache import GraphExtractionCache
 
     pending = [r.document for r in results if not r.document.extracted]
     # Committed earlier but not extracted: an extraction was cut short, and what it stored
@@ -39,17 +41,95 @@ def extract(
     ]
     if resumed:
         entities.forget_extraction(resumed)
-    reports = extract_documents(extractor, pending, chunks_of, repo, entities)
+    spending = Spending(cache=GraphExtractionCache(entities.graph))
+    reports = extract_documents(extractor, pending, chunks_of, repo, entities, spending)
     if any(r.status is IngestStatus.REPLACED for r in results):
         entities.drop_orphans()
+    by = name_of(extractor)
     return [
         replace(
             r,
-            document=replace(r.document, extracted=True),
-            extraction=reports.get(r.document.id, r.extraction),
+            document=replace(r.document, extracted=True, extracted_with=by),
+            extraction=reports[r.document.id],
         )
+        if r.document.id in reports
+        else r
         for r in results
     ]
+
+
+def pending_extraction(documents: Iterable[Document], by: str, again: bool) -> list[Document]:
+    """The documents `by` has not extracted (all of them with `again`). Documents extracted
+    before extractors were recorded were extracted offline."""
+    return [
+        d for d in documents if again or not d.extracted or (d.extracted_with or "offline") != by
+    ]
+
+
+def estimate(
+    documents: list[Document],
+    chunks_of: Callable[[Document], Iterable[Chunk]],
+    graph: GraphHandle,
+    extractor: Extractor | ProposingExtractor,
+) -> ExtractionEstimate:
+    """Calls and prompt tokens extracting `documents` would spend; nothing is spent."""
+    from ..extract.run import CachingExtractor, name_of
+    from ..store.extraction_cache import GraphExtractionCache
+
+    cache = GraphExtractionCache(graph)
+    chunks = cached = calls = tokens = 0
+    for document in documents:
+        for chunk in chunks_of(document):
+            chunks += 1
+            if not isinstance(extractor, CachingExtractor):
+                continue
+            key = extractor.cache_key(chunk.text, document.title)
+            if cache.get_many([key]):
+                cached += 1
+                continue
+            calls += 1
+            tokens += extractor.prompt_tokens(chunk.text, document.title)
+    return ExtractionEstimate(name_of(extractor), len(documents), chunks, cached, calls, tokens)
+
+
+def extract_again(
+    documents: list[Document],
+    chunks_of: Callable[[Document], Iterable[Chunk]],
+    repo: DocumentRepository,
+    entities: EntityRepository,
+    extractor: Extractor | ProposingExtractor,
+    max_tokens: int | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> ExtractionRun:
+    """Extract `documents` with `extractor`, replacing what was extracted from them before,
+    one document at a time, within a token budget."""
+    from ..extract.cost import TokenBudget
+    from ..extract.run import Spending, extract_documents, name_of
+    from ..store.extraction_cache import GraphExtractionCache
+
+    spending = Spending(GraphExtractionCache(entities.graph), TokenBudget(max_tokens), on_chunk)
+    reports = extract_documents(
+        extractor, documents, chunks_of, repo, entities, spending, replace_earlier=True
+    )
+    entities.drop_orphans()
+    dropped: dict[str, int] = {}
+    for report in reports.values():
+        for reason, count in report.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + count
+    every = list(reports.values())
+    return ExtractionRun(
+        extractor=name_of(extractor),
+        documents=len(reports),
+        left=len(documents) - len(reports),
+        calls=spending.calls,
+        input_tokens=spending.input_tokens,
+        output_tokens=spending.output_tokens,
+        cached=spending.cached,
+        mentions=sum(r.mentions for r in every),
+        relations=sum(r.relations for r in every),
+        dropped=dropped,
+        stopped=spending.stopped,
+    )
 
 
 def embed(

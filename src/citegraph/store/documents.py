@@ -33,6 +33,7 @@ from .queries.documents import (
     LIST_STAGING,
     MARK_EMBEDDED,
     MARK_EXTRACTED,
+    UNMARK_EXTRACTED,
     WRITE_WHOLE,
 )
 
@@ -49,7 +50,7 @@ def _doc(row: list[Any]) -> Document:
         id=row[0], name=row[1], media_type=row[2], sha256=row[3], size_bytes=row[4],
         chunk_count=row[5], ingested_at=row[6], origin=origin,
         page_starts=tuple(row[10] or ()), title=row[11], extracted=bool(row[12]),
-        embedded_with=row[13],
+        embedded_with=row[13], extracted_with=row[14],
     )  # fmt: skip
 
 
@@ -106,8 +107,11 @@ class DocumentRepository:
                 return
             skip += batch
 
-    def mark_extracted(self, doc_ids: list[str]) -> None:
-        self.graph.query(MARK_EXTRACTED, {"ids": doc_ids})
+    def mark_extracted(self, doc_ids: list[str], by: str) -> None:
+        self.graph.query(MARK_EXTRACTED, {"ids": doc_ids, "by": by})
+
+    def unmark_extracted(self, doc_ids: list[str]) -> None:
+        self.graph.query(UNMARK_EXTRACTED, {"ids": doc_ids})
 
     def mark_embedded(self, doc_ids: list[str], model: str) -> None:
         self.graph.query(MARK_EMBEDDED, {"ids": doc_ids, "model": model})

@@ -33,6 +33,7 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Entity", "type", "RANGE"),
     ("Entity", "norm", "RANGE"),
     ("RELATES", "document_id", "EDGE"),
+    ("ExtractionReply", "key", "RANGE"),
 )
 
 # What reading the list of documents and finding one by id or name uses (and the cleanup of

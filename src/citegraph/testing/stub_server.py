@@ -31,20 +31,29 @@ class Exchange:
     delay_s: float = 0.0
 
 
-def completion(content: str, model: str = "stub") -> str:
-    """The body of a successful chat completion whose message is `content`."""
+def completion(content: str, model: str = "stub", usage: tuple[int, int] = (31, 7)) -> str:
+    """The body of a successful chat completion whose message is `content`; `usage`: the
+    prompt and completion tokens it reports."""
     return json.dumps({
         "id": "stub-1", "object": "chat.completion", "created": 0, "model": model,
         "choices": [{"index": 0, "finish_reason": "stop",
                      "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 31, "completion_tokens": 7, "total_tokens": 38},
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                  "total_tokens": sum(usage)},
     })  # fmt: skip
+
+
+# How a stub counts the tokens it reports: (prompt messages, reply) -> (prompt, completion).
+Usage = Callable[[Messages, str], tuple[int, int]]
 
 
 class OpenAIStubServer:
     """A chat-completions endpoint on 127.0.0.1 (a free port), in a thread of this process."""
 
-    def __init__(self, replies: Sequence[Exchange] | Callable[[Messages], str]):
+    def __init__(
+        self, replies: Sequence[Exchange] | Callable[[Messages], str], usage: Usage | None = None
+    ):
+        self._usage = usage
         self._script = list(replies) if not callable(replies) else []
         self._respond = replies if callable(replies) else None
         self.requests: list[dict[str, Any]] = []
@@ -57,7 +66,10 @@ class OpenAIStubServer:
         with self._lock:
             self.requests.append(request)
             if self._respond is not None:
-                return Exchange(200, completion(self._respond(request.get("messages", []))))
+                messages = request.get("messages", [])
+                reply = self._respond(messages)
+                counted = self._usage(messages, reply) if self._usage is not None else (31, 7)
+                return Exchange(200, completion(reply, usage=counted))
             if not self._script:
                 return Exchange(500, json.dumps({"error": {"message": "the script is empty"}}))
             return self._script.pop(0)

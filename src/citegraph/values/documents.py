@@ -43,6 +43,8 @@ class Document:
     extracted: bool = False
     # The embedding model this version's chunks were embedded with, if any.
     embedded_with: str | None = None
+    # What extracted its entities and relations ("offline", "llm:<model>:<prompt version>").
+    extracted_with: str | None = None
 
     @property
     def page_count(self) -> int:

@@ -50,9 +50,41 @@ class ExtractionReport:
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached: int = 0  # chunks whose model reply came from the extraction cache: no call
     mentions: int = 0
     relations: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
 
     def drop(self, reason: DropReason, count: int = 1) -> None:
         self.dropped[reason.value] = self.dropped.get(reason.value, 0) + count
+
+
+@dataclass(frozen=True)
+class ExtractionEstimate:
+    """What extracting some documents would spend, counted before anything is spent: one
+    model call per chunk whose reply is not cached, with its prompt's tokens."""
+
+    extractor: str
+    documents: int
+    chunks: int
+    cached: int  # chunks whose reply is in the cache: no call
+    calls: int
+    prompt_tokens: int
+
+
+@dataclass(frozen=True)
+class ExtractionRun:
+    """What `scope.extract()` did: documents extracted, what it cost, kept and dropped, and
+    why it stopped early, if it did (`left` documents are then still to extract)."""
+
+    extractor: str
+    documents: int
+    left: int
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cached: int
+    mentions: int
+    relations: int
+    dropped: dict[str, int]
+    stopped: str | None = None

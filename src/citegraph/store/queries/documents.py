@@ -6,7 +6,7 @@ from __future__ import annotations
 DOC_FIELDS = (
     "d.id, d.name, d.media_type, d.sha256, d.size_bytes, d.chunk_count, d.ingested_at, "
     "d.origin_kind, d.origin_source, d.origin_method, d.page_starts, d.title, d.extracted, "
-    "d.embedded_with"
+    "d.embedded_with, d.extracted_with"
 )
 
 CHUNK_FIELDS = (
@@ -107,7 +107,13 @@ DELETE d
 RETURN size(chunks)
 """
 
-MARK_EXTRACTED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true"
+MARK_EXTRACTED = (
+    "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true, d.extracted_with = $by"
+)
+# Before a document is extracted again (by another extractor, or after a run cut short).
+UNMARK_EXTRACTED = (
+    "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = false, d.extracted_with = null"
+)
 
 MARK_EMBEDDED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.embedded_with = $model"
 

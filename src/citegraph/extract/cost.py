@@ -1,0 +1,59 @@
+"""What model extraction costs, counted before it is spent: tokens of each prompt, an
+estimate for a set of documents, and a hard budget.
+
+Tokens are counted with `count_tokens`, an approximation of a BPE tokenizer (words split
+into pieces of up to four letters, each mark a token): no tokenizer file is downloaded, so
+counting works offline. Prompts are counted exactly as they will be sent, so an estimate's
+error is the approximation's against the provider's tokenizer; what a call really cost is
+taken from the provider's reply where it says.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
+# A word-like piece costs about one token per this many characters (English BPE vocabularies
+# hold most short words whole and split long ones).
+_CHARS_PER_TOKEN = 4.0
+# Each message of a chat prompt costs a few tokens of framing (role, separators).
+MESSAGE_OVERHEAD = 4
+# Room kept for the model's reply when deciding whether a call still fits in the budget.
+REPLY_ALLOWANCE = 1000
+
+
+def count_tokens(text: str) -> int:
+    count = 0
+    for piece in _PIECE.findall(text):
+        if len(piece) <= 4 or not piece[0].isalpha():
+            count += 1 if not piece.isdigit() else math.ceil(len(piece) / 3)
+        else:
+            count += math.ceil(len(piece) / _CHARS_PER_TOKEN)
+    return count
+
+
+def prompt_tokens(contents: list[str]) -> int:
+    """Tokens of a chat prompt made of these message contents."""
+    return sum(count_tokens(c) + MESSAGE_OVERHEAD for c in contents)
+
+
+class TokenBudget:
+    """A hard limit on the tokens extraction spends (prompt and reply). A call is made only
+    when its prompt and a reply allowance fit in what is left, so the limit is not passed
+    by more than one reply's excess over the allowance."""
+
+    def __init__(self, max_tokens: int | None, reply_allowance: int = REPLY_ALLOWANCE):
+        if max_tokens is not None and max_tokens <= 0:
+            raise ValueError("the token budget must be a positive number of tokens")
+        self.max_tokens = max_tokens
+        self.reply_allowance = reply_allowance
+        self.spent = 0
+
+    def admits(self, prompt: int) -> bool:
+        if self.max_tokens is None:
+            return True
+        return self.spent + prompt + self.reply_allowance <= self.max_tokens
+
+    def spend(self, tokens: int) -> None:
+        self.spent += tokens

@@ -1,0 +1,113 @@
+"""What a scope knows beyond its passages: the entities and relations extracted from them,
+and extraction run again on demand (another extractor, a budget, an estimate first)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from .values.facts import EntityIdentity, StoredRelation
+from .values.proposals import ExtractionEstimate, ExtractionRun
+
+if TYPE_CHECKING:
+    from .extract.offline import Extractor
+    from .extract.run import ProposingExtractor
+    from .store.documents import DocumentRepository
+    from .store.entities import EntityRepository
+    from .store.graph import GraphHandle
+    from .values.documents import Chunk, Document
+    from .workspace import Workspace
+
+
+class ScopeKnowledge:
+    """Part of `Scope` (kept apart for size): entities, relations and extraction."""
+
+    workspace: Workspace
+    graph: GraphHandle
+    _entities: EntityRepository
+
+    def _prepare(self, only: Sequence[tuple[str, str, str]] | None = None) -> DocumentRepository:
+        raise NotImplementedError
+
+    def documents(self) -> list[Document]:
+        raise NotImplementedError
+
+    def relations(self, entity: str | None = None, limit: int = 1000) -> list[StoredRelation]:
+        """The relations stored here (those touching `entity`, by name, when given), each with
+        the quote it was located at, its polarity and modality; stated ones before co-mentions."""
+        from .extract.mentions import normalise_name
+
+        self._prepare()
+        norm = normalise_name(entity) if entity is not None else None
+        return [
+            StoredRelation(
+                a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
+                quote, doc, chunk, start, end, origin or "",
+            )
+            for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
+            chunk, start, end, origin in self._entities.relations(norm, limit)
+        ]  # fmt: skip
+
+    def entities(self, name: str) -> list[EntityIdentity]:
+        """Every entity `name` can mean (case and spacing aside), each with its type, aliases
+        and mention count, most mentioned first: ambiguity is shown, never resolved by a guess."""
+        from .extract.mentions import normalise_name
+
+        self._prepare()
+        return [
+            EntityIdentity(key, shown, kind, tuple(aliases or ()), int(count))
+            for key, shown, kind, aliases, count in self._entities.identities(normalise_name(name))
+        ]
+
+    def _extraction_plan(
+        self, extractor: Extractor | ProposingExtractor | None, again: bool
+    ) -> tuple[Extractor | ProposingExtractor, list[Document], DocumentRepository]:
+        from .extract.offline import OfflineExtractor
+        from .extract.run import name_of
+        from .ingest.derived import pending_extraction
+
+        chosen = extractor or self.workspace.extractor or OfflineExtractor()
+        repo = self._prepare()
+        return chosen, pending_extraction(self.documents(), name_of(chosen), again), repo
+
+    def extraction_estimate(
+        self, extractor: Extractor | ProposingExtractor | None = None, again: bool = False
+    ) -> ExtractionEstimate:
+        """What `extract()` would spend: calls (one per chunk whose reply is not cached) and
+        prompt tokens, counted before anything is spent."""
+        from .ingest.derived import estimate
+
+        chosen, pending, repo = self._extraction_plan(extractor, again)
+        return estimate(pending, self._chunks_of(repo), self.graph, chosen)
+
+    def extract(
+        self,
+        extractor: Extractor | ProposingExtractor | None = None,
+        *,
+        again: bool = False,
+        max_tokens: int | None = None,
+        on_chunk: Callable[[int], None] | None = None,
+    ) -> ExtractionRun:
+        """Extract the documents `extractor` (default: the workspace's, else offline) has not
+        extracted yet (all of them with `again`), replacing what another extractor stored
+        from them. Model replies are cached by chunk bytes, prompt, model and parameters, so
+        unchanged chunks cost no call. With `max_tokens`, no call is made that could pass
+        it: the run stops, says so, and the documents left are extracted by the next run."""
+        from .ingest.derived import extract_again
+
+        chosen, pending, repo = self._extraction_plan(extractor, again)
+        done = extract_again(
+            pending, self._chunks_of(repo), repo, self._entities, chosen, max_tokens, on_chunk
+        )
+        self._forget_stats()
+        return done
+
+    @staticmethod
+    def _chunks_of(repo: DocumentRepository) -> Callable[[Document], Iterable[Chunk]]:
+        def chunks_of(document: Document) -> Iterable[Chunk]:
+            return repo.chunks(document.id)
+
+        return chunks_of
+
+    def _forget_stats(self) -> None:
+        raise NotImplementedError

@@ -1,0 +1,129 @@
+"""`citegraph extract`: extraction run after ingest, offline or with a chat model, with an
+estimate before spending and a hard token budget."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Annotated
+
+import typer
+
+from ...errors import CitegraphError
+from .common import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, app, err, escape, fail, open_workspace, out
+
+# The run stopped at its token budget: what was done is stored, the rest is left.
+EXIT_BUDGET = 4
+
+
+@app.command()
+def extract(
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    llm: Annotated[
+        bool,
+        typer.Option(
+            "--llm",
+            help="Extract with the chat model ($CITEGRAPH_CHAT_MODEL at "
+            "$CITEGRAPH_CHAT_BASE_URL, or --model) instead of offline.",
+        ),
+    ] = False,
+    model: Annotated[str | None, typer.Option("--model", help="The chat model for --llm.")] = None,
+    schema: Annotated[
+        str,
+        typer.Option(
+            "--schema",
+            help="Entity and relation types shown to the model: "
+            "engineering (services, datastores, calls...) or general.",
+        ),
+    ] = "engineering",
+    estimate: Annotated[
+        bool,
+        typer.Option(
+            "--estimate",
+            help="Say what the run would spend (calls, prompt tokens) and spend nothing.",
+        ),
+    ] = False,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-tokens",
+            min=1,
+            help="A hard budget: no call is made that could "
+            f"pass it; the run stops there (exit {EXIT_BUDGET}) and the next run "
+            "goes on from the documents left.",
+        ),
+    ] = None,
+    again: Annotated[
+        bool,
+        typer.Option(
+            "--again",
+            help="Extract every document, not only those this extractor has not extracted yet.",
+        ),
+    ] = False,
+) -> None:
+    """Extract entities and relations from documents already stored.
+
+    Ingest with CITEGRAPH_EXTRACT=false to make a large upload searchable at once, then run
+    this. Each model reply is cached by (chunk bytes, prompt version, model, parameters):
+    documents whose chunks did not change cost no call, and a changed model re-extracts.
+    Everything a model proposes is kept only once located in the stored text; what was
+    dropped is counted by reason.
+    """
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with open_workspace(home, url, model) as ws:
+        extractor = None
+        if llm:
+            from ...extract.llm import ENGINEERING_TYPES, GENERAL_TYPES, LLMExtractor
+
+            if schema not in ("engineering", "general"):
+                fail(f"--schema {schema}: engineering or general", 2)
+            chat = ws.chat_model
+            if chat is None:
+                fail("--llm needs a chat model: set CITEGRAPH_CHAT_MODEL and "
+                     "CITEGRAPH_CHAT_BASE_URL, or pass --model", 2)  # fmt: skip
+            types = ENGINEERING_TYPES if schema == "engineering" else GENERAL_TYPES
+            extractor = LLMExtractor(chat, entity_types=types)
+        target = ws.scope(scope)
+        try:
+            if estimate:
+                figures = target.extraction_estimate(extractor, again=again)
+                if as_json:
+                    print(json.dumps(asdict(figures)))
+                    return
+                out.print(
+                    f"{escape(figures.extractor)} would extract {figures.documents} document(s), "
+                    f"{figures.chunks} chunk(s): {figures.calls} call(s), about "
+                    f"{figures.prompt_tokens} prompt tokens ({figures.cached} chunk(s) cached, "
+                    "no call); reply tokens are not estimated"
+                )
+                return
+            total = sum(d.size_bytes for d in target.documents())
+            columns = (TextColumn("extracting"), BarColumn(), DownloadColumn(),
+                       TimeRemainingColumn())  # fmt: skip
+            with Progress(*columns, console=err, disable=as_json, transient=True) as bar:
+                task = bar.add_task("extracting", total=total or None)
+                run = target.extract(
+                    extractor,
+                    again=again,
+                    max_tokens=max_tokens,
+                    on_chunk=lambda size: bar.advance(task, size),
+                )
+        except CitegraphError as exc:
+            fail(str(exc), 3)
+    if as_json:
+        print(json.dumps(asdict(run)))
+    else:
+        dropped = ", ".join(f"{k} {v}" for k, v in sorted(run.dropped.items())) or "none"
+        out.print(
+            f"{escape(run.extractor)}: {run.documents} document(s) extracted, {run.mentions} "
+            f"mention(s), {run.relations} relation(s); {run.calls} call(s), "
+            f"{run.input_tokens + run.output_tokens} tokens, {run.cached} chunk(s) from the "
+            f"cache; dropped: {dropped}"
+        )
+    if run.stopped is not None:
+        err.print(f"[yellow]stopped:[/] {escape(run.stopped)}; {run.left} document(s) left")
+        raise typer.Exit(EXIT_BUDGET)
