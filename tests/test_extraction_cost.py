@@ -177,7 +177,11 @@ def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
     with OpenAIStubServer(respond, usage=usage) as server:
         env = env_with(CITEGRAPH_CHAT_BASE_URL=server.url, CITEGRAPH_CHAT_API_KEY="x")
         args = ("extract", "--llm", "--model", "stub", "--home", str(home))
-        stopped = cli(*args, "--max-tokens", "1500", env=env)
+        figures = json.loads(cli(*args, "--estimate", "--json", env=env).stdout)
+        assert figures["calls"] == 4 and server.requests == []
+        # Room for the first call and its reply allowance, not for a second.
+        budget = figures["prompt_tokens"] // 4 + 1000 + 20
+        stopped = cli(*args, "--max-tokens", str(budget), env=env)
         assert stopped.returncode == 4, stopped.stderr
         assert "stopped:" in stopped.stderr and "1 document(s) left" in stopped.stderr
         assert len(server.requests) == 1

