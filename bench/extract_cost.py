@@ -197,7 +197,7 @@ def main() -> int:
         print(f"re-ingest of unchanged bytes: {ours['reingest_unchanged_calls']} calls "
               f"({ours['reingest_status']}); deleted and ingested again: "
               f"{ours['deleted_and_ingested_again_calls']} calls, "
-              f"{ours['deleted_and_ingested_again_cached']} chunks from the cache")  # fmt: skip
+              f"{ours['deleted_and_ingested_again_cached']} answered from the cache")  # fmt: skip
     ok = (
         figures["calls_ratio"] <= 1 / 3 and figures["prompt_tokens_ratio"] <= 1 / 3
         and abs(figures["estimate_error"]) <= 0.10 and ours["reingest_unchanged_calls"] == 0

@@ -49,7 +49,7 @@ def chat() -> ScriptedChat:
 @pytest.fixture
 def workspace(tmp_path: Path, chat: ScriptedChat) -> Iterator[Workspace]:
     settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=100)
-    with Workspace(settings, extractor=LLMExtractor(chat)) as ws:
+    with Workspace(settings, extractor=LLMExtractor(chat, chunks_per_call=1)) as ws:
         yield ws
 
 
@@ -81,16 +81,16 @@ def test_another_model_or_prompt_extracts_again(workspace: Workspace, chat: Scri
     scope.ingest(TEXT, name="orders.md")
     assert len(chat.calls) == 4
     # The same model: nothing left to extract.
-    assert scope.extract(LLMExtractor(chat)).documents == 0
+    assert scope.extract(LLMExtractor(chat, chunks_per_call=1)).documents == 0
     other = ScriptedChat(_reply, name="scripted-b")
-    run = scope.extract(LLMExtractor(other))
+    run = scope.extract(LLMExtractor(other, chunks_per_call=1))
     assert (run.documents, run.calls, run.cached) == (1, 4, 0)
     assert scope.document("orders.md").extracted_with == "llm:scripted-b:extract/1"
     # Back to the first model, another schema: another prompt, so new calls.
-    run = scope.extract(LLMExtractor(chat, entity_types=("person",)))
+    run = scope.extract(LLMExtractor(chat, entity_types=("person",), chunks_per_call=1))
     assert (run.calls, run.cached) == (4, 0)
     # And the first prompt again: every reply is cached.
-    run = scope.extract(LLMExtractor(chat))
+    run = scope.extract(LLMExtractor(chat, chunks_per_call=1))
     assert (run.calls, run.cached) == (0, 4)
     assert len([r for r in scope.relations() if not r.weak]) == 4  # replaced, not added
 
@@ -114,7 +114,8 @@ def test_the_estimate_counts_what_is_sent_and_the_budget_holds(tmp_path: Path) -
         scope.ingest(TEXT.replace(b"order", b"basket"), name="baskets.md")
         assert not scope.document("orders.md").extracted  # searchable, not yet extracted
         assert scope.context("Which service calls the fraud service?").items
-        extractor = LLMExtractor(OpenAIChat("stub", base_url=server.url, api_key="x"))
+        chat = OpenAIChat("stub", base_url=server.url, api_key="x")
+        extractor = LLMExtractor(chat, chunks_per_call=1)
         estimate = scope.extraction_estimate(extractor)
         assert (estimate.documents, estimate.chunks, estimate.calls) == (2, 8, 8)
         assert server.requests == []  # an estimate spends nothing
@@ -165,8 +166,10 @@ def test_extract_command_estimates_runs_and_says_when_the_budget_stops_it(tmp_pa
 def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
     home = tmp_path / "home"
     off = env_with(CITEGRAPH_EXTRACT="false", CITEGRAPH_CHUNK_BYTES="100")
-    (tmp_path / "orders.md").write_bytes(TEXT)
-    assert cli("ingest", str(tmp_path / "orders.md"), "--home", str(home), env=off).returncode == 0
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "orders.md").write_bytes(TEXT)
+    (tmp_path / "docs" / "baskets.md").write_bytes(TEXT.replace(b"order", b"basket"))
+    assert cli("ingest", str(tmp_path / "docs"), "--home", str(home), env=off).returncode == 0
 
     def respond(messages: list[dict[str, str]]) -> str:
         return _reply([Message(m["role"], m["content"]) for m in messages])
@@ -178,9 +181,10 @@ def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
         env = env_with(CITEGRAPH_CHAT_BASE_URL=server.url, CITEGRAPH_CHAT_API_KEY="x")
         args = ("extract", "--llm", "--model", "stub", "--home", str(home))
         figures = json.loads(cli(*args, "--estimate", "--json", env=env).stdout)
-        assert figures["calls"] == 4 and server.requests == []
+        # Four chunks a document, one call for each document's four chunks.
+        assert (figures["chunks"], figures["calls"]) == (8, 2) and server.requests == []
         # Room for the first call and its reply allowance, not for a second.
-        budget = figures["prompt_tokens"] // 4 + 1000 + 20
+        budget = figures["prompt_tokens"] // 2 + 1000 + 20
         stopped = cli(*args, "--max-tokens", str(budget), env=env)
         assert stopped.returncode == 4, stopped.stderr
         assert "stopped:" in stopped.stderr and "1 document(s) left" in stopped.stderr
@@ -188,4 +192,4 @@ def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
         finished = cli(*args, env=env)
         assert finished.returncode == 0, finished.stderr
         assert "1 document(s) extracted" in finished.stdout
-        assert len(server.requests) == 4  # the first reply came from the cache
+        assert len(server.requests) == 2

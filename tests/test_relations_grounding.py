@@ -60,7 +60,7 @@ def _reply(messages: Sequence[Message]) -> str:
 def workspace(tmp_path: Path) -> Workspace:
     settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=140)
     chat = ScriptedChat(_reply, name="scripted")
-    with Workspace(settings, extractor=LLMExtractor(chat)) as ws:
+    with Workspace(settings, extractor=LLMExtractor(chat, chunks_per_call=1)) as ws:
         yield ws
 
 
@@ -126,7 +126,7 @@ def test_a_negated_relation_is_stored_as_negated(tmp_path: Path) -> None:
         })  # fmt: skip
 
     settings = load_settings(home=tmp_path / "home")
-    with Workspace(settings, extractor=LLMExtractor(ScriptedChat(reply))) as ws:
+    with Workspace(settings, extractor=LLMExtractor(ScriptedChat(reply), chunks_per_call=1)) as ws:
         scope = ws.scope("s")
         scope.ingest(text.encode(), name="cart.md")
         rows = scope.graph.ro_query(
@@ -134,3 +134,47 @@ def test_a_negated_relation_is_stored_as_negated(tmp_path: Path) -> None:
             "RETURN b.name, r.polarity, r.modality ORDER BY b.name"
         )
     assert rows == [["Memorystore", "affirmed", "actual"], ["Redis", "negated", "actual"]]
+
+
+def test_one_call_for_several_chunks_grounds_each_item_in_its_own_chunk(tmp_path: Path) -> None:
+    """The default extractor sends consecutive chunks in one call: each name is located in
+    every chunk that holds it, each quote in the one chunk that holds it, and a quote that
+    runs over a boundary is dropped as cross-chunk."""
+
+    def reply(messages: Sequence[Message]) -> str:
+        return json.dumps({
+            "entities": [_service("payment service"), _service("fraud service"),
+                         {"name": "Contoso Bank", "type": "organization"}],
+            "relations": [
+                {"source": "checkout service", "target": "payment service", "type": "calls",
+                 "quote": "The checkout service calls the payment service to capture the card."},
+                {"source": "fraud service", "target": "Postgres", "type": "reads",
+                 "quote": "The fraud service reads its rules from Postgres"},
+                {"source": "cart service", "target": "payment service", "type": "calls",
+                 "quote": "baskets in Redis.\n\nThe payment service calls"},
+            ],
+        })  # fmt: skip
+
+    chat = ScriptedChat(reply)
+    settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=140)
+    with Workspace(settings, extractor=LLMExtractor(chat, chunks_per_call=3)) as ws:
+        scope = ws.scope("s")
+        [result] = scope.ingest(TEXT, name="architecture.md")
+        assert result.document.chunk_count == 3 and len(chat.calls) == 1
+        report = result.extraction
+        assert report is not None and report.calls == 1 and report.relations == 2
+        assert report.dropped == {"not-in-source": 1, "cross-chunk": 1}
+        stored = scope.stored_text("architecture.md")
+        chunks = {c.id: c for c in scope.chunks("architecture.md")}
+        for r in scope.relations():
+            if not r.weak:
+                assert r.start_byte is not None and r.end_byte is not None
+                assert stored[r.start_byte : r.end_byte].decode() == r.quote
+                chunk = chunks[str(r.chunk_id)]
+                assert chunk.start_byte <= r.start_byte and r.end_byte <= chunk.end_byte
+        # "payment service" is named in chunks 1 and 2: a mention in each.
+        rows = scope.graph.ro_query(
+            "MATCH (e:Entity {norm: 'payment service'})-[m:MENTIONED_IN]->(c:Chunk) "
+            "RETURN e.type, c.ordinal ORDER BY c.ordinal"
+        )
+        assert [row[1] for row in rows if row[0] == "service"] == [0, 1]

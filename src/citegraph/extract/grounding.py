@@ -36,6 +36,7 @@ def ground(
     report: ExtractionReport,
     known: Mapping[str, str] | None = None,
     mentioned: set[str] | None = None,
+    fallback_type: str | None = None,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
     `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
@@ -47,7 +48,7 @@ def ground(
         return
     folded = FoldedText(chunk.text)
     types = {normalise_name(n): t for n, t in (known or {}).items()}
-    located: set[str] = set(mentioned or ())
+    located: set[str] = mentioned if mentioned is not None else set()
     for entity in proposal.entities:
         match = locate_name(entity.name, folded)
         if match is None:
@@ -77,8 +78,10 @@ def ground(
             inside = locate_name(name, quoted)
             if inside is None:
                 break
-            kind = types.get(normalise_name(name)) or (
-                shape_type(name) if known is not None else UNTYPED
+            kind = (
+                types.get(normalise_name(name))
+                or fallback_type
+                or (shape_type(name) if known is not None else UNTYPED)
             )
             key = entity_key(name, kind)
             # The end's mention: where it is named inside the quote, in chunk offsets.
@@ -114,3 +117,59 @@ def ground(
             "b_end_byte": chunk.start_byte + ends[1][3].end_byte,
         })  # fmt: skip
         report.relations += 1
+
+
+def ground_window(
+    proposal: Proposal,
+    document: Document,
+    chunks: Sequence[Chunk],
+    before: str | None,
+    rows: MentionRows,
+    relations: list[dict[str, Any]],
+    report: ExtractionReport,
+) -> None:
+    """Ground a proposal made for several consecutive chunks (one model call): each name is
+    located in every chunk that holds it, each relation in the one chunk that holds its
+    quote; a quote that only the chunks joined hold crosses a boundary (cross-chunk)."""
+    if len(chunks) == 1:
+        near = (before, before + chunks[0].text) if before is not None else ()
+        ground(proposal, document, chunks[0], near, rows, relations, report)
+        return
+    if proposal.unreadable:
+        report.drop(DropReason.UNREADABLE_REPLY)
+        return
+    folded = [FoldedText(c.text) for c in chunks]
+    seen: dict[str, set[str]] = {c.id: set() for c in chunks}
+    for entity in proposal.entities:
+        key = entity_key(entity.name, entity.type)
+        found = False
+        for chunk, text in zip(chunks, folded, strict=True):
+            match = locate_name(entity.name, text)
+            if match is None:
+                continue
+            found = True
+            if key not in seen[chunk.id]:
+                seen[chunk.id].add(key)
+                rows.mentions.append(
+                    mention_row(key, entity.name, entity.type, chunk, document, match)
+                )
+                report.mentions += 1
+        if not found:
+            report.drop(DropReason.NOT_IN_SOURCE)
+    types = {e.name: e.type for e in proposal.entities}
+    joined = "".join(c.text for c in chunks)
+    for relation in proposal.relations:
+        home = next(
+            (c for c, t in zip(chunks, folded, strict=True)
+             if relation.quote.strip() and isinstance(locate_in(relation.quote, t), QuoteMatch)),
+            None,
+        )  # fmt: skip
+        if home is None:
+            wider = [joined] + ([before + chunks[0].text] if before is not None else [])
+            elsewhere = relation.quote.strip() and any(
+                isinstance(locate_in(relation.quote, FoldedText(w)), QuoteMatch) for w in wider
+            )
+            report.drop(DropReason.CROSS_CHUNK if elsewhere else DropReason.NOT_IN_SOURCE)
+            continue
+        single = Proposal(relations=(relation,))
+        ground(single, document, home, (), rows, relations, report, types, seen[home.id], UNTYPED)

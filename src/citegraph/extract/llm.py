@@ -19,6 +19,10 @@ PROMPT_VERSION = "extract/1"
 GENERAL_TYPES = ("person", "organization", "place", "event", "work", "concept")
 ENGINEERING_TYPES = ("service", "datastore", "queue", "api", "setting", "team")
 ENGINEERING_RELATIONS = ("calls", "reads", "writes", "depends-on", "publishes", "consumes")
+# Consecutive chunks of a document sent in one call (about 2,000 tokens with the default
+# 2,000-byte chunks): fewer calls, the fixed instructions paid once per window. Grounding
+# still places every name and quote in the one chunk that holds it.
+CHUNKS_PER_CALL = 4
 _FENCE = re.compile(r"\A```[a-zA-Z]*\n(.*)\n```\Z", re.S)
 
 INSTRUCTIONS = """\
@@ -36,15 +40,20 @@ Entity types: {entity_types}. Relation types: {relation_types}, or a short verb 
 
 class LLMExtractor:
     """Proposes entities and relations with `model`; `entity_types` and `relation_types` are
-    the schema shown to it (engineering defaults: services, datastores, calls, reads...)."""
+    the schema shown to it (engineering defaults: services, datastores, calls, reads...).
+    One call covers `chunks_per_call` consecutive chunks of a document."""
 
     def __init__(
         self,
         model: ChatModel,
         entity_types: Sequence[str] = ENGINEERING_TYPES,
         relation_types: Sequence[str] = ENGINEERING_RELATIONS,
+        chunks_per_call: int = CHUNKS_PER_CALL,
     ):
+        if chunks_per_call < 1:
+            raise ValueError("chunks_per_call must be at least 1")
         self.model = model
+        self.chunks_per_call = chunks_per_call
         self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
             "{relation_types}", ", ".join(relation_types)
         )

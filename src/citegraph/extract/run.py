@@ -15,7 +15,7 @@ from ..values.proposals import ExtractionReport, Proposal
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
 from .cost import TokenBudget, count_tokens
 from .diagrams import diagram_relations, may_hold_diagrams
-from .grounding import ground
+from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
 from .offline import Extractor
 from .prose_relations import Names, sentence_relations, table_relations
@@ -78,24 +78,24 @@ class _OutOfBudget(Exception):
 
 def _propose(
     extractor: ProposingExtractor,
-    chunk: Chunk,
+    text: str,
     title: str | None,
     spending: Spending,
     report: ExtractionReport,
 ) -> Proposal:
     if not isinstance(extractor, CachingExtractor):
-        return extractor.propose(chunk.text, title)
-    key = extractor.cache_key(chunk.text, title)
+        return extractor.propose(text, title)
+    key = extractor.cache_key(text, title)
     if spending.cache is not None:
         cached = spending.cache.get_many([key]).get(key)
         if cached is not None:
             report.cached += 1
             spending.cached += 1
             return extractor.read(cached, calls=0)
-    prompt = extractor.prompt_tokens(chunk.text, title)
+    prompt = extractor.prompt_tokens(text, title)
     if not spending.budget.admits(prompt):
         raise _OutOfBudget
-    reply = extractor.ask(chunk.text, title)
+    reply = extractor.ask(text, title)
     spent_in = reply.input_tokens if reply.input_tokens is not None else prompt
     spent_out = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
     spending.budget.spend(spent_in + spent_out)
@@ -178,15 +178,29 @@ def _extract_one(
     report = ExtractionReport()
     structure = _Structure(document)
     previous: str | None = None
+    per_call = max(1, int(getattr(extractor, "chunks_per_call", 1)))
+    window: list[Chunk] = []
+
+    def ask_window() -> None:
+        """One model call for the chunks gathered, grounded chunk by chunk."""
+        nonlocal previous
+        if not window or not isinstance(extractor, ProposingExtractor):
+            return
+        text = "".join(c.text for c in window)
+        proposal = _propose(extractor, text, document.title, spending, report)
+        report.calls += proposal.calls
+        report.input_tokens += proposal.input_tokens or 0
+        report.output_tokens += proposal.output_tokens or 0
+        ground_window(proposal, document, window, previous, batch.rows, batch.relations, report)
+        previous = window[-1].text
+        window.clear()
+
     for chunk in chunks_of(document):
         before = len(batch.rows.mentions)
         if isinstance(extractor, ProposingExtractor):
-            proposal = _propose(extractor, chunk, document.title, spending, report)
-            report.calls += proposal.calls
-            report.input_tokens += proposal.input_tokens or 0
-            report.output_tokens += proposal.output_tokens or 0
-            near = (previous, previous + chunk.text) if previous is not None else ()
-            ground(proposal, document, chunk, near, batch.rows, batch.relations, report)
+            window.append(chunk)
+            if len(window) == per_call:
+                ask_window()
             names: dict[str, str] = {}
         else:
             names = add_chunk_rows(extractor, document, chunk, document.title, batch.rows)
@@ -194,11 +208,13 @@ def _extract_one(
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
             _prose_relations(document, chunk, names, mentioned, batch, report)
         structure.add(chunk, names, {str(m["key"]) for m in batch.rows.mentions[before:]})
-        previous = chunk.text
+        if not isinstance(extractor, ProposingExtractor):
+            previous = chunk.text
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
         if batch.size() >= _FLUSH_ROWS:
             batch.flush(entities)
+    ask_window()
     structure.ground(batch, report)
     return report
 

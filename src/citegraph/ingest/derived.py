@@ -78,17 +78,20 @@ def estimate(
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
+    per_call = max(1, int(getattr(extractor, "chunks_per_call", 1)))
     for document in documents:
-        for chunk in chunks_of(document):
-            chunks += 1
-            if not isinstance(extractor, CachingExtractor):
-                continue
-            key = extractor.cache_key(chunk.text, document.title)
-            if cache.get_many([key]):
+        texts = [chunk.text for chunk in chunks_of(document)]
+        chunks += len(texts)
+        if not isinstance(extractor, CachingExtractor):
+            continue
+        # The windows extraction sends: `per_call` consecutive chunks each.
+        for start in range(0, len(texts), per_call):
+            text = "".join(texts[start : start + per_call])
+            if cache.get_many([extractor.cache_key(text, document.title)]):
                 cached += 1
                 continue
             calls += 1
-            tokens += extractor.prompt_tokens(chunk.text, document.title)
+            tokens += extractor.prompt_tokens(text, document.title)
     return ExtractionEstimate(name_of(extractor), len(documents), chunks, cached, calls, tokens)
 
 

@@ -50,7 +50,7 @@ class ExtractionReport:
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
-    cached: int = 0  # chunks whose model reply came from the extraction cache: no call
+    cached: int = 0  # calls answered from the extraction cache (not made)
     mentions: int = 0
     relations: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
@@ -67,7 +67,7 @@ class ExtractionEstimate:
     extractor: str
     documents: int
     chunks: int
-    cached: int  # chunks whose reply is in the cache: no call
+    cached: int  # calls whose reply is in the cache, so not made
     calls: int
     prompt_tokens: int
 

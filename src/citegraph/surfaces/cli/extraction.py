@@ -97,8 +97,8 @@ def extract(
                 out.print(
                     f"{escape(figures.extractor)} would extract {figures.documents} document(s), "
                     f"{figures.chunks} chunk(s): {figures.calls} call(s), about "
-                    f"{figures.prompt_tokens} prompt tokens ({figures.cached} chunk(s) cached, "
-                    "no call); reply tokens are not estimated"
+                    f"{figures.prompt_tokens} prompt tokens ({figures.cached} answered from the "
+                    "cache, no call); reply tokens are not estimated"
                 )
                 return
             total = sum(d.size_bytes for d in target.documents())
@@ -121,7 +121,7 @@ def extract(
         out.print(
             f"{escape(run.extractor)}: {run.documents} document(s) extracted, {run.mentions} "
             f"mention(s), {run.relations} relation(s); {run.calls} call(s), "
-            f"{run.input_tokens + run.output_tokens} tokens, {run.cached} chunk(s) from the "
+            f"{run.input_tokens + run.output_tokens} tokens, {run.cached} answered from the "
             f"cache; dropped: {dropped}"
         )
     if run.stopped is not None:
