@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
@@ -44,6 +45,8 @@ def main() -> int:
     gold = {
         (canonical(e["from"]), canonical(e["to"])) for e in json.loads((source / GOLD).read_text())
     }
+    # The store is thrown away with its folder: stop its server at once, no linger.
+    os.environ["CITEGRAPH_STORE_LINGER"] = "0"
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp) / "corpus"
         shutil.copytree(source, corpus, ignore=shutil.ignore_patterns(GOLD, "LICENSE"))
