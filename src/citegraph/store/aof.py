@@ -181,28 +181,28 @@ class StallWatch:
 def compact(
     socket_path: str,
     wait_s: float | None = None,
-    server_pid: int | None = None,
     stall_s: float | None = None,
 ) -> bool:
     """Ask the server at `socket_path` to rewrite its append-only file; with `wait_s`, wait
     for that rewrite to finish. True when a rewrite was begun (or queued) by this call and
     finished or is still running; False when none was begun or a stuck one was stopped.
 
-    With `server_pid`, a rewrite child that makes no progress for `stall_s` is killed: Redis
-    then drops the half-written snapshot and keeps the old files, so nothing is lost, and
-    the caller is not held for the whole of `wait_s`."""
+    While waiting, a rewrite child of the server (a local one: the embedded store) that
+    makes no progress for `stall_s` is killed: Redis then drops the half-written snapshot
+    and keeps the old files, so nothing is lost, and the caller is not held for the whole
+    of `wait_s`. The server's pid is asked of the server itself, so it is never stale."""
     import redis
 
     client = _client(socket_path, 10.0)
     deadline = time.monotonic() + (wait_s or 0.0)
-    watch = StallWatch(server_pid, stall_s or REWRITE_STALL_S) if server_pid is not None else None
 
     def wait() -> bool:
         """False when a stuck rewrite was stopped."""
+        watch = StallWatch(int(client.info("server")["process_id"]), stall_s or REWRITE_STALL_S)
         polls = 0
         while rewriting(client.info("persistence")) and time.monotonic() < deadline:
             polls += 1
-            if watch is not None and polls % 10 == 0:
+            if polls % 10 == 0:
                 child = watch.stuck_child()
                 if child is not None:
                     log.warning(
@@ -252,9 +252,8 @@ class CompactionRequests:
     a time in a background thread. A request made while one runs is kept and run after it:
     the running rewrite's snapshot was taken before the request, so it does not cover it."""
 
-    def __init__(self, socket_path: str, server_pid: int | None = None):
+    def __init__(self, socket_path: str):
         self.socket_path = socket_path
-        self.server_pid = server_pid
         self._lock = threading.Lock()
         self._wanted = False
         self._thread: threading.Thread | None = None
@@ -283,7 +282,7 @@ class CompactionRequests:
             try:
                 # Waits out a rewrite under way (its snapshot predates the request), then
                 # begins ours and waits for it.
-                compact(self.socket_path, wait_s=600, server_pid=self.server_pid)
+                compact(self.socket_path, wait_s=600)
             except Exception as exc:  # a server gone or refusing: the next request retries
                 log.warning("compaction of the embedded store failed: %s", exc)
                 with self._lock:

@@ -290,10 +290,7 @@ class EmbeddedServer:
     def request_compaction(self) -> None:
         """Compact soon, in the background (a scope's indexes were just created)."""
         if self._compactions is None:
-            recorded = self._read_info()
-            self._compactions = aof.CompactionRequests(
-                self.socket_path, recorded.pid if recorded is not None else None
-            )
+            self._compactions = aof.CompactionRequests(self.socket_path)
         self._compactions.request()
 
     def wait_for_compaction(self, timeout_s: float | None = None) -> None:
@@ -308,7 +305,7 @@ class EmbeddedServer:
         if tail == 0 or (tail < aof.COMPACT_AT_CLOSE_BYTES and not any_tail):
             return
         with contextlib.suppress(Exception):  # a failed rewrite leaves the old files in place
-            aof.compact(info.socket, wait_s=600, server_pid=info.pid)
+            aof.compact(info.socket, wait_s=600)
 
     # -- the process --------------------------------------------------------------------------
 
