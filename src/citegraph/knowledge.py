@@ -29,9 +29,6 @@ class ScopeKnowledge:
     def _prepare(self, only: Sequence[tuple[str, str, str]] | None = None) -> DocumentRepository:
         raise NotImplementedError
 
-    def documents(self) -> list[Document]:
-        raise NotImplementedError
-
     def relations(self, entity: str | None = None, limit: int = 1000) -> list[StoredRelation]:
         """The relations stored here (those touching `entity`, by name, when given), each with
         the quote it was located at, its polarity and modality; stated ones before co-mentions."""
@@ -68,13 +65,13 @@ class ScopeKnowledge:
 
         chosen = extractor or self.workspace.extractor or OfflineExtractor()
         repo = self._prepare()
-        return chosen, pending_extraction(self.documents(), name_of(chosen), again), repo
+        return chosen, pending_extraction(repo.all(), name_of(chosen), again), repo
 
     def extraction_estimate(
         self, extractor: Extractor | ProposingExtractor | None = None, again: bool = False
     ) -> ExtractionEstimate:
-        """What `extract()` would spend: calls (one per chunk whose reply is not cached) and
-        prompt tokens, counted before anything is spent."""
+        """What `extract()` would spend: calls (one per window of chunks whose reply is not
+        cached) and prompt tokens, counted before anything is spent."""
         from .ingest.derived import estimate
 
         chosen, pending, repo = self._extraction_plan(extractor, again)

@@ -167,6 +167,12 @@ def name_of(extractor: Extractor | ProposingExtractor) -> str:
     return str(getattr(extractor, "name", "offline"))
 
 
+def chunks_per_call(extractor: Extractor | ProposingExtractor) -> int:
+    """How many consecutive chunks one model call covers (1 for an extractor that does not
+    say)."""
+    return max(1, int(getattr(extractor, "chunks_per_call", 1)))
+
+
 def _extract_one(
     extractor: Extractor | ProposingExtractor,
     document: Document,
@@ -178,7 +184,7 @@ def _extract_one(
     report = ExtractionReport()
     structure = _Structure(document)
     previous: str | None = None
-    per_call = max(1, int(getattr(extractor, "chunks_per_call", 1)))
+    per_call = chunks_per_call(extractor)
     window: list[Chunk] = []
 
     def ask_window() -> None:
@@ -207,9 +213,7 @@ def _extract_one(
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
             _prose_relations(document, chunk, names, mentioned, batch, report)
-        structure.add(chunk, names, {str(m["key"]) for m in batch.rows.mentions[before:]})
-        if not isinstance(extractor, ProposingExtractor):
-            previous = chunk.text
+        structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
         if batch.size() >= _FLUSH_ROWS:
@@ -248,7 +252,9 @@ class _Structure:
         self.types: dict[str, str] = {}
         self.mentioned: set[tuple[str, str]] = set()
 
-    def add(self, chunk: Chunk, names: dict[str, str], keys: set[str]) -> None:
+    def add(self, chunk: Chunk, names: dict[str, str], rows: list[dict[str, object]]) -> None:
+        """Keep `chunk`; `rows`: the mention rows written since it was read (each says its
+        own chunk: a model call's rows may be for the chunks before it)."""
         if self.chunks is None:
             return
         self.size += len(chunk.text)
@@ -256,7 +262,7 @@ class _Structure:
             self.chunks = None  # too big to be configuration: not read for structure
             return
         self.chunks.append(chunk)
-        self.mentioned.update((key, chunk.id) for key in keys)
+        self.mentioned.update((str(m["key"]), str(m["chunk_id"])) for m in rows)
         for name, kind in names.items():
             self.types.setdefault(normalise_name(name), kind)
 

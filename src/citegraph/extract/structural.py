@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..text.quotes import QuoteMatch
 from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport
 from .grounding import MAX_EVIDENCE_BYTES
-from .mentions import MentionRows, entity_key
+from .mentions import MentionRows, entity_key, mention_row
 from .modality import assess
 
 
@@ -65,6 +66,21 @@ class DocumentText:
     def holds(self, span: Located) -> bool:
         return 0 <= span.start <= span.end <= len(self.text) and (
             self.text[span.start : span.end] == span.text
+        )
+
+    def match(self, span: Located) -> QuoteMatch:
+        """The span as a match in its chunk (chunk offsets), as mentions are stored."""
+        found = self.chunk_of(span)
+        assert found is not None
+        chunk, first = found
+        start = len(chunk.text[: span.start - first].encode())
+        return QuoteMatch(
+            start_byte=start,
+            end_byte=start + len(span.text.encode()),
+            start_char=span.start - first,
+            end_char=span.end - first,
+            text=span.text,
+            count=1,
         )
 
     def byte_span(self, span: Located) -> tuple[int, int]:
@@ -115,13 +131,9 @@ def ground_structural(
         for key, end, kind, chunk in ends:
             if (key, chunk.id) not in mentioned:
                 mentioned.add((key, chunk.id))
-                start, stop = text.byte_span(end)
-                rows.mentions.append({
-                    "key": key, "name": end.text, "type": kind,
-                    "norm": " ".join(end.text.casefold().split()),
-                    "chunk_id": chunk.id, "document_id": document.id,
-                    "start_byte": start, "end_byte": stop, "count": 1,
-                })  # fmt: skip
+                rows.mentions.append(
+                    mention_row(key, end.text, kind, chunk, document, text.match(end))
+                )
                 report.mentions += 1
         evidence = relation.evidence
         inside = tuple(

@@ -73,25 +73,27 @@ def estimate(
     extractor: Extractor | ProposingExtractor,
 ) -> ExtractionEstimate:
     """Calls and prompt tokens extracting `documents` would spend; nothing is spent."""
-    from ..extract.run import CachingExtractor, name_of
+    from ..extract.run import CachingExtractor, chunks_per_call, name_of
     from ..store.extraction_cache import GraphExtractionCache
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
-    per_call = max(1, int(getattr(extractor, "chunks_per_call", 1)))
+    per_call = chunks_per_call(extractor)
     for document in documents:
         texts = [chunk.text for chunk in chunks_of(document)]
         chunks += len(texts)
         if not isinstance(extractor, CachingExtractor):
             continue
         # The windows extraction sends: `per_call` consecutive chunks each.
-        for start in range(0, len(texts), per_call):
-            text = "".join(texts[start : start + per_call])
-            if cache.get_many([extractor.cache_key(text, document.title)]):
+        windows = ["".join(texts[i : i + per_call]) for i in range(0, len(texts), per_call)]
+        keys = [extractor.cache_key(w, document.title) for w in windows]
+        known = cache.get_many(keys)  # one query per document
+        for window, key in zip(windows, keys, strict=True):
+            if key in known:
                 cached += 1
                 continue
             calls += 1
-            tokens += extractor.prompt_tokens(text, document.title)
+            tokens += extractor.prompt_tokens(window, document.title)
     return ExtractionEstimate(name_of(extractor), len(documents), chunks, cached, calls, tokens)
 
 
