@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from citegraph import IngestStatus, OfflineExtractor, Scope, Workspace
+from citegraph.errors import StoreError
 from citegraph.extract import run
 from citegraph.store.entities import EntityRepository
 
@@ -160,3 +161,32 @@ def test_an_extraction_cut_short_is_redone_not_doubled(scope: Scope) -> None:
     assert again.status is IngestStatus.UNCHANGED
     assert scope.document(first.document.id).extracted
     assert _extraction_counts(scope) == expected
+
+
+def test_a_write_that_fails_on_the_writer_thread_fails_the_extraction(
+    scope: Scope, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writes run on a thread of their own (writes.py); a failure there is not lost: the
+    ingest says the entities are not stored, and the document is left for the next ingest."""
+    alice = dataset("alice/pg11_alice_body.txt").read_bytes()
+    calls: list[int] = []
+    original = EntityRepository.write_co_mentions
+
+    def failing(self: EntityRepository, rows: list[dict[str, Any]]) -> None:
+        calls.append(len(rows))
+        if len(calls) == 3:
+            raise StoreError("the graph store refused a write (test)")
+        original(self, rows)
+
+    monkeypatch.setattr(run, "_FLUSH_ROWS", 50)
+    monkeypatch.setattr(EntityRepository, "write_co_mentions", failing)
+    [result] = scope.ingest(alice, name="alice.txt")
+    assert any("entities or embeddings are not" in w for w in result.warnings)
+    assert "refused a write (test)" in " ".join(result.warnings)
+    assert not scope.document(result.document.id).extracted
+    assert len(calls) == 3  # the flushes queued after the failure were not written
+
+    monkeypatch.setattr(EntityRepository, "write_co_mentions", original)
+    [again] = scope.ingest(alice, name="alice.txt")
+    assert again.status is IngestStatus.UNCHANGED and not again.warnings
+    assert scope.document(result.document.id).extracted

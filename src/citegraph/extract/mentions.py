@@ -9,7 +9,7 @@ from ..text.fold import FoldedText
 from ..text.quotes import QuoteMatch, locate_in
 from ..text.sentences import sentence_spans
 from ..values.documents import Chunk, Document
-from .offline import Extractor
+from .offline import Candidate, Extractor
 
 # A sentence naming more entities than this links only its first ones (bounded fan-out).
 MAX_ENTITIES_PER_SENTENCE = 6
@@ -48,6 +48,23 @@ def locate_name(name: str, folded: FoldedText) -> QuoteMatch | None:
     )
 
 
+def _read_at(candidate: Candidate, folded: FoldedText) -> QuoteMatch | None:
+    """The candidate where its extractor read it, if the text holds exactly its name there
+    (a check of the stored characters, stricter than the matcher's); else None."""
+    start, end = candidate.start, candidate.start + len(candidate.name)
+    if start < 0 or folded.text[start:end] != candidate.name:
+        return None
+    start_byte = folded.byte_offset(start)
+    return QuoteMatch(
+        start_byte=start_byte,
+        end_byte=start_byte + len(candidate.name.encode()),
+        start_char=start,
+        end_char=end,
+        text=candidate.name,
+        count=candidate.count,
+    )
+
+
 def mention_row(
     key: str, name: str, kind: str, chunk: Chunk, document: Document, match: QuoteMatch
 ) -> dict[str, object]:
@@ -77,7 +94,7 @@ def add_chunk_rows(
     located: list[tuple[str, QuoteMatch]] = []
     names: dict[str, str] = {}
     for candidate in extractor.candidates(chunk.text, title):
-        match = locate_name(candidate.name, folded)
+        match = _read_at(candidate, folded) or locate_name(candidate.name, folded)
         if match is None:
             continue  # not in the chunk as written: never stored as if it were
         key = entity_key(candidate.name, candidate.type)

@@ -16,16 +16,24 @@ before anything is stored.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..text.words import STOPWORDS
+from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
 
 
 @dataclass(frozen=True)
 class Candidate:
+    """A proposed name. An extractor that read it at a place in the text says where it first
+    occurs (`start`, a character offset) and how often it read it; the pipeline still checks
+    that the text holds exactly the name there before it keeps anything."""
+
     name: str
     type: str
+    start: int = -1
+    count: int = 1
 
 
 class Extractor(Protocol):
@@ -34,13 +42,10 @@ class Extractor(Protocol):
     def candidates(self, text: str, title: str | None = None) -> list[Candidate]: ...
 
 
-_WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]")
 _BACKTICKED = re.compile(r"`([^`\n]{2,60})`")
 _CONNECTORS = frozenset({"of", "de", "von", "van", "der", "la", "le", "du", "del", "da", "y"})
-_SOFTWARE_SUFFIXES = (
-    "service", "mapper", "api", "db", "svc", "server", "worker", "proxy", "gateway", "client",
-    "cache", "queue", "indexer", "scheduler", "controller", "manager", "store", "daemon",
-)  # fmt: skip
+# Between two capitalised words of one name: a single space, or connectors between spaces.
+_GAP = re.compile(r" (?:(?:" + "|".join(sorted(_CONNECTORS)) + r") )*")
 _MAX_NAME_WORDS = 6
 
 
@@ -61,7 +66,7 @@ def _kind(word: str) -> str | None:
     if bare.islower():
         if "." in bare and _DOTTED.search(bare):
             return "identifier"
-        if len(bare) > 4 and bare.endswith(_SOFTWARE_SUFFIXES):
+        if len(bare) > 4 and bare.endswith(SOFTWARE_SUFFIXES):
             return "identifier"
         return None
     if _CAMEL.fullmatch(bare):
@@ -80,58 +85,65 @@ class OfflineExtractor:
     def candidates(self, text: str, title: str | None = None) -> list[Candidate]:
         found: dict[tuple[str, str], Candidate] = {}
 
-        def add(name: str, kind: str) -> None:
-            name = name.strip(" .'’-")
-            if len(name) >= 2:
-                found.setdefault((name, kind), Candidate(name, kind))
+        def add(name: str, kind: str, start: int) -> None:
+            stripped = name.strip(" .'’-")
+            if len(stripped) < 2:
+                return
+            seen = found.get((stripped, kind))
+            if seen is None:
+                start += name.index(stripped)
+                found[(stripped, kind)] = Candidate(stripped, kind, start)
+            else:
+                found[(stripped, kind)] = Candidate(stripped, kind, seen.start, seen.count + 1)
 
-        run: list[str] = []
+        run: list[re.Match[str]] = []
         run_starts_sentence = False
         previous_end = -1
-        words = list(_WORD.finditer(text))
+        words = [(m, _kind(m.group())) for m in words_worth_a_look(text)]
         # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
         mid_sentence = {
-            m.group() for m in words if m.group()[:1].isupper() and not _opens_sentence(text, m)
+            m.group() for m, _ in words if m.group()[:1].isupper() and not _opens_sentence(text, m)
         }
 
         def flush() -> None:
-            if len(run) == 1 and run_starts_sentence and run[0] not in mid_sentence:
+            if len(run) == 1 and run_starts_sentence and run[0].group() not in mid_sentence:
                 return
-            self._flush(run, add)
+            _flush(text, run, add)
 
-        for match in words:
-            word = match.group()
-            kind = _kind(word)
-            joined = previous_end >= 0 and text[previous_end : match.start()] == " "
-            if kind == "capitalised" or (kind is None and run and joined and word in _CONNECTORS):
+        for match, kind in words:
+            if kind == "capitalised":
+                joined = (
+                    previous_end >= 0
+                    and _GAP.fullmatch(text, previous_end, match.start()) is not None
+                )
                 if run and not joined:
                     flush()
                     run = []
                 if not run:
                     run_starts_sentence = _opens_sentence(text, match)
-                run.append(word)
+                run.append(match)
             else:
                 flush()
                 run = []
                 if kind is not None:
-                    add(word, kind)
+                    add(match.group(), kind, match.start())
             previous_end = match.end()
         flush()
         for match in _BACKTICKED.finditer(text):
-            add(match.group(1), "identifier")
-        if title and title.strip():
-            add(title.strip(), "title")
+            add(match.group(1), "identifier", match.start(1))
+        name = (title or "").strip(" .'’-")
+        if len(name) >= 2:
+            found.setdefault((name, "title"), Candidate(name, "title"))  # the matcher finds it
         return list(found.values())
 
-    @staticmethod
-    def _flush(run: list[str], add: object) -> None:
-        while run and run[-1] in _CONNECTORS:
-            run.pop()
-        while run and run[0].lower() in STOPWORDS:
-            run.pop(0)
-        if not run:
-            return
-        if len(run) > _MAX_NAME_WORDS:
-            return
-        assert callable(add)
-        add(" ".join(run), "name")
+
+def _flush(text: str, run: list[re.Match[str]], add: Callable[[str, str, int], None]) -> None:
+    """A run of capitalised words (joined by spaces and connectors) as one name: without
+    leading stopwords, and not longer than a name gets."""
+    while run and run[0].group().lower() in STOPWORDS:
+        run.pop(0)
+    if not run:
+        return
+    name = text[run[0].start() : run[-1].end()]
+    if name.count(" ") < _MAX_NAME_WORDS:
+        add(name, "name", run[0].start())

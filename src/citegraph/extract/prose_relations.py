@@ -19,6 +19,7 @@ import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS
@@ -49,16 +50,18 @@ class _Name:
 
 
 class Names:
-    """The names to look for in a chunk: one pattern, made once per chunk."""
+    """The names to look for in a chunk: one pattern, made once per chunk, when a sentence
+    with a verb of the table first asks for it."""
 
     def __init__(self, known: Iterable[str]):
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
         alternatives = "|".join(re.escape(n) for n in self.known)
-        self.pattern = (
-            re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
-            if alternatives
-            else None
-        )
+        if not alternatives:
+            return None
+        return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
 
     def extended(self, more: Iterable[str]) -> Names:
         return Names([*self.known, *more])

@@ -21,10 +21,12 @@ from .offline import Extractor
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .verbs import any_verb
+from .writes import BackgroundWrites, Rows
 
 # Rows are written in flushes of about this many, also within a document, so that a huge
-# document is extracted in bounded memory.
-_FLUSH_ROWS = 20_000
+# document is extracted in bounded memory, and so that the store writes one flush while the
+# next is read (writes.py).
+_FLUSH_ROWS = 1_000
 
 
 @runtime_checkable
@@ -115,10 +117,8 @@ class _Batch:
     def size(self) -> int:
         return len(self.rows.mentions) + len(self.rows.links) + len(self.relations)
 
-    def flush(self, entities: EntityRepository) -> None:
-        entities.write_mentions(self.rows.mentions)
-        entities.write_co_mentions(self.rows.links)
-        entities.write_relations(self.relations)
+    def flush(self, writes: BackgroundWrites) -> None:
+        writes.put(Rows(self.rows.mentions, self.rows.links, self.relations))
         self.rows, self.relations = MentionRows(), []
 
 
@@ -143,21 +143,28 @@ def extract_documents(
     spending = spending if spending is not None else Spending()
     batch = _Batch()
     reports: dict[str, ExtractionReport] = {}
+    writes = BackgroundWrites(entities)
     try:
-        for document in documents:
-            if replace_earlier:
-                batch.flush(entities)
-                docs.unmark_extracted([document.id])
-                entities.forget_extraction([document.id])
-            reports[document.id] = _extract_one(
-                extractor, document, chunks_of, batch, entities, spending
+        try:
+            for document in documents:
+                if replace_earlier:
+                    batch.flush(writes)
+                    writes.wait()
+                    docs.unmark_extracted([document.id])
+                    entities.forget_extraction([document.id])
+                reports[document.id] = _extract_one(
+                    extractor, document, chunks_of, batch, writes, spending
+                )
+        except _OutOfBudget:
+            spending.stopped = (
+                f"the token budget ({spending.budget.max_tokens}) would be passed by the next "
+                f"call; {spending.budget.spent} tokens spent"
             )
-    except _OutOfBudget:
-        spending.stopped = (
-            f"the token budget ({spending.budget.max_tokens}) would be passed by the next call; "
-            f"{spending.budget.spent} tokens spent"
-        )
-    batch.flush(entities)
+        batch.flush(writes)
+    except BaseException:
+        writes.close(quiet=True)
+        raise
+    writes.close()
     if reports:
         docs.mark_extracted(list(reports), name_of(extractor))
     return reports
@@ -178,7 +185,7 @@ def _extract_one(
     document: Document,
     chunks_of: Callable[[Document], Iterable[Chunk]],
     batch: _Batch,
-    entities: EntityRepository,
+    writes: BackgroundWrites,
     spending: Spending,
 ) -> ExtractionReport:
     report = ExtractionReport()
@@ -217,7 +224,7 @@ def _extract_one(
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
         if batch.size() >= _FLUSH_ROWS:
-            batch.flush(entities)
+            batch.flush(writes)
     ask_window()
     structure.ground(batch, report)
     return report

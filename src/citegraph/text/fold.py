@@ -136,8 +136,15 @@ class FoldedText:
 
     def __init__(self, text: str):
         self.text = text
-        self._unified = _unify(_drop_emphasis(text))
-        self.folded = _collapse(self._unified)
+
+    # Folded when first searched: a caller that only needs byte offsets never folds.
+    @cached_property
+    def _unified(self) -> str:
+        return _unify(_drop_emphasis(self.text))
+
+    @cached_property
+    def folded(self) -> str:
+        return _collapse(self._unified)
 
     @cached_property
     def _emphasis(self) -> _Stage:
