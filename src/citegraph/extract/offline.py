@@ -83,7 +83,7 @@ class OfflineExtractor:
     """Names by their shape (see the module docstring). Deterministic and model-free."""
 
     def candidates(self, text: str, title: str | None = None) -> list[Candidate]:
-        found: dict[tuple[str, str], Candidate] = {}
+        found: dict[tuple[str, str], list[int]] = {}  # (name, kind) -> [first start, count]
 
         def add(name: str, kind: str, start: int) -> None:
             stripped = name.strip(" .'’-")
@@ -91,26 +91,26 @@ class OfflineExtractor:
                 return
             seen = found.get((stripped, kind))
             if seen is None:
-                start += name.index(stripped)
-                found[(stripped, kind)] = Candidate(stripped, kind, start)
+                found[(stripped, kind)] = [start + name.index(stripped), 1]
             else:
-                found[(stripped, kind)] = Candidate(stripped, kind, seen.start, seen.count + 1)
+                seen[1] += 1
 
         run: list[re.Match[str]] = []
         run_starts_sentence = False
         previous_end = -1
-        words = [(m, _kind(m.group())) for m in words_worth_a_look(text)]
+        words = [
+            (m, _kind(m.group()), m.group()[:1].isupper() and _opens_sentence(text, m))
+            for m in words_worth_a_look(text)
+        ]
         # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
-        mid_sentence = {
-            m.group() for m, _ in words if m.group()[:1].isupper() and not _opens_sentence(text, m)
-        }
+        mid_sentence = {m.group() for m, _, opens in words if not opens and m.group()[:1].isupper()}
 
         def flush() -> None:
             if len(run) == 1 and run_starts_sentence and run[0].group() not in mid_sentence:
                 return
             _flush(text, run, add)
 
-        for match, kind in words:
+        for match, kind, opens in words:
             if kind == "capitalised":
                 joined = (
                     previous_end >= 0
@@ -120,7 +120,7 @@ class OfflineExtractor:
                     flush()
                     run = []
                 if not run:
-                    run_starts_sentence = _opens_sentence(text, match)
+                    run_starts_sentence = opens
                 run.append(match)
             else:
                 flush()
@@ -131,10 +131,11 @@ class OfflineExtractor:
         flush()
         for match in _BACKTICKED.finditer(text):
             add(match.group(1), "identifier", match.start(1))
+        named = [Candidate(n, k, start, count) for (n, k), (start, count) in found.items()]
         name = (title or "").strip(" .'’-")
-        if len(name) >= 2:
-            found.setdefault((name, "title"), Candidate(name, "title"))  # the matcher finds it
-        return list(found.values())
+        if len(name) >= 2 and (name, "title") not in found:
+            named.append(Candidate(name, "title"))  # where it is: left to the matcher
+        return named
 
 
 def _flush(text: str, run: list[re.Match[str]], add: Callable[[str, str, int], None]) -> None:
