@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from .errors import UsageError
 from .values.facts import EntityIdentity, StoredRelation
+from .values.paths import DEFAULT_WALK_POLICY, Direction, ImpactResult, PathsResult, WalkPolicy
 from .values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
@@ -55,6 +57,38 @@ class ScopeKnowledge:
             EntityIdentity(key, shown, kind, tuple(aliases or ()), int(count))
             for key, shown, kind, aliases, count in self._entities.identities(normalise_name(name))
         ]
+
+    def impact(
+        self,
+        name: str,
+        direction: Direction | str = "dependents",
+        max_hops: int = 3,
+        policy: WalkPolicy | None = None,
+    ) -> ImpactResult:
+        """Who is affected if `name` changes (`dependents`: those that call, depend on, read
+        from... it), or what it depends on (`dependencies`), up to `max_hops` (at most 5)
+        away: each entity with its best paths, every hop graded against its own sentence
+        (supported, inferred, insufficient) with its verified quote or the reason it has none.
+
+        A name that means several entities returns `status="ambiguous"` with every candidate
+        and walks nothing: pass a candidate's key (`type:name`) to pick one. An unknown name
+        returns `status="unknown"` with close spellings of stored names."""
+        from .paths.walk import impact
+
+        self._prepare()
+        return impact(
+            self.graph, name, _direction(direction), max_hops, policy or DEFAULT_WALK_POLICY
+        )
+
+    def paths(
+        self, a: str, b: str, max_hops: int = 3, policy: WalkPolicy | None = None
+    ) -> PathsResult:
+        """How `a` is connected to `b`: the best paths of at most `max_hops` (at most 5)
+        hops, either way along the relations the policy follows, graded hop by hop."""
+        from .paths.walk import paths
+
+        self._prepare()
+        return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY)
 
     def _extraction_plan(
         self, extractor: Extractor | ProposingExtractor | None, again: bool
@@ -108,3 +142,11 @@ class ScopeKnowledge:
 
     def _forget_stats(self) -> None:
         raise NotImplementedError
+
+
+def _direction(value: Direction | str) -> Direction:
+    try:
+        return Direction(value)
+    except ValueError:
+        choices = ", ".join(d.value for d in Direction)
+        raise UsageError(f"direction must be one of {choices}, not {value!r}") from None

@@ -57,8 +57,10 @@ ENGINEERING_TYPES: tuple[tuple[str, Orientation], ...] = (
 
 
 @dataclass(frozen=True)
-class TraversalPolicy:
-    """Which relations a walk follows, and from which grade up it walks on.
+class WalkPolicy:
+    """The traversal policy of graded walks (impact and paths): which relations are followed,
+    in which direction, and from which grade up a walk goes on. (Evidence retrieval walks
+    under its own `TraversalPolicy`, which has no grades.)
 
     `follow`: relation types and how each reads as a dependency. `co_mentions`: also walk
     links that exist only because two names share a sentence (always graded `inferred`).
@@ -84,10 +86,10 @@ class TraversalPolicy:
 
     @property
     def is_default(self) -> bool:
-        return self == DEFAULT_POLICY
+        return self == DEFAULT_WALK_POLICY
 
 
-DEFAULT_POLICY = TraversalPolicy()
+DEFAULT_WALK_POLICY = WalkPolicy()
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ class ImpactResult:
     entity: EntityRef | None
     direction: Direction
     max_hops: int
-    policy: TraversalPolicy
+    policy: WalkPolicy
     affected: tuple[Affected, ...] = ()
     found: int = 0  # entities reached before any cut; more than len(affected) when truncated
     truncated: bool = False
@@ -190,7 +192,7 @@ class PathsResult:
     source: EntityRef | None
     target: EntityRef | None
     max_hops: int
-    policy: TraversalPolicy
+    policy: WalkPolicy
     paths: tuple[GradedPath, ...] = ()
     truncated: bool = False
     limits: tuple[str, ...] = ()

@@ -1,0 +1,1 @@
+"""Graph walks graded hop by hop against their source sentences: impact and paths."""
