@@ -89,9 +89,7 @@ class Binder:
         self._by_norm[norm] = refs
         bound = _group(refs)
         if bound is None:
-            return Unresolved(
-                name, candidates=tuple(i for i in identities if not is_shape(i.type))
-            )
+            return Unresolved(name, candidates=tuple(i for i in identities if not is_shape(i.type)))
         return bound
 
     def norms(self, norms: list[str]) -> dict[str, list[EntityRef]]:

@@ -190,7 +190,5 @@ def ambiguous_hop(start: EntityRef, end: EntityRef, edge: Edge) -> Hop:
     """A hop to a name that means several entities: not walked, never guessed."""
     subject, obj = (start, end) if edge.outgoing else (end, start)
     relation = "co-mentioned" if edge.type == CO_MENTIONED else edge.type
-    reason = (
-        f"ambiguous: {end.name!r} names several entities; pick one by its key to walk on"
-    )
+    reason = f"ambiguous: {end.name!r} names several entities; pick one by its key to walk on"
     return Hop(start, end, subject.name, relation, obj.name, Grade.INSUFFICIENT, reason, None)

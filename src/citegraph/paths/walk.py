@@ -25,8 +25,8 @@ from ..values.paths import (
     ImpactResult,
     PathsResult,
     Status,
-    WalkPolicy,
     Unresolved,
+    WalkPolicy,
 )
 from .binding import Binder, Bound
 from .grading import CO_MENTIONED, Edge, EvidenceReader, ambiguous_hop, grade
@@ -99,9 +99,10 @@ class Walk:
             EDGES_AROUND, {"keys": sorted(node_of), "types": types, "limit": MAX_EDGE_ROWS}
         )
         edges = [Edge.of(row) for row in rows]
-        if sum(e.outgoing for e in edges) >= MAX_EDGE_ROWS or sum(
-            not e.outgoing for e in edges
-        ) >= MAX_EDGE_ROWS:
+        if (
+            sum(e.outgoing for e in edges) >= MAX_EDGE_ROWS
+            or sum(not e.outgoing for e in edges) >= MAX_EDGE_ROWS
+        ):
             self.limits.add(f"relations read per level ({MAX_EDGE_ROWS})")
         edges = [e for e in edges if self._connects(e, direction)]
         bound = self.binder.bind([(e.other, e.other_norm) for e in edges])
@@ -194,9 +195,7 @@ def impact(
     )  # fmt: skip
 
 
-def paths(
-    graph: GraphHandle, a: str, b: str, max_hops: int, policy: WalkPolicy
-) -> PathsResult:
+def paths(graph: GraphHandle, a: str, b: str, max_hops: int, policy: WalkPolicy) -> PathsResult:
     check_hops(max_hops)
     walk = Walk(graph, policy)
     ends = [walk.binder.resolve(a), walk.binder.resolve(b)]
