@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -199,3 +200,33 @@ def test_paths_between_two_entities_are_graded(harbor: Scope) -> None:
     assert [e.name for e in best.entities] == [
         "portal-gateway", "billing-api", "ledger-service", "journal-db",
     ]  # fmt: skip
+
+
+def test_the_command_line_prints_a_graded_tree_and_json(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from citegraph.surfaces.cli.main import app
+
+    runner = CliRunner()
+    home = str(tmp_path / "home")
+    assert runner.invoke(app, ["ingest", str(HARBOR), "--home", home, "--json"]).exit_code == 0
+    shown = runner.invoke(app, ["impact", "fraud-service", "--home", home])
+    assert shown.exit_code == 0, shown.stdout
+    text = " ".join(shown.stdout.split())
+    assert "billing-api calls fraud-service insufficient" in text
+    assert "no longer calls the fraud-service" in text and "(negated)" in text
+    as_json = runner.invoke(
+        app, ["impact", "portal-gateway", "--direction", "dependencies", "--json", "--home", home]
+    )
+    body = json.loads(as_json.stdout)
+    assert body["format"] == "citegraph-impact/1" and body["policy"]["default"] is True
+    assert body["affected"][0]["grade"] == "supported"
+    unknown = runner.invoke(app, ["impact", "ledger-servise", "--home", home])
+    assert unknown.exit_code == 1 and "ledger-service" in unknown.stdout
+    evaluation = runner.invoke(
+        app, ["paths", "audit-worker", "ledger-service", "--co-mentions", "--home", home]
+    )
+    assert evaluation.exit_code == 0 and "evaluation mode" in evaluation.stdout
+    assert "co-mentioned" in evaluation.stdout and "inferred" in evaluation.stdout
+    too_far = runner.invoke(app, ["impact", "journal-db", "--hops", "9", "--home", home])
+    assert too_far.exit_code == 2

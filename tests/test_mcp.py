@@ -12,6 +12,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from helpers import CITEGRAPH
 
+CALLS = "The checkout-service calls the payment-service for every order."
 NORTHWIND = "Northwind Retail reports that the invoice export drops the currency column."
 
 
@@ -85,6 +86,36 @@ async def _conversation(home: Path) -> dict[str, Any]:
         seen["check_tampered"] = _structured(
             await client.call_tool("check_answer", {"answer": tampered})
         )
+        seen["remember_calls"] = _structured(
+            await client.call_tool(
+                "memory_remember",
+                {
+                    "source": "architecture notes",
+                    "entities": [{"name": "checkout-service", "type": "service"},
+                                 {"name": "payment-service", "type": "service"}],
+                    "relations": [{"source": "checkout-service", "target": "payment-service",
+                                   "type": "calls"}],
+                    "passages": [{"text": CALLS,
+                                  "mentions": ["checkout-service", "payment-service"]}],
+                },
+            )
+        )  # fmt: skip
+        seen["impact"] = _structured(
+            await client.call_tool("graph_impact", {"entity": "payment-service"})
+        )
+        seen["paths"] = _structured(
+            await client.call_tool(
+                "graph_paths", {"source": "checkout-service", "target": "payment-service"}
+            )
+        )
+        seen["impact_b"] = _structured(
+            await client.call_tool(
+                "graph_impact", {"entity": "payment-service", "scope": "agent-b"}
+            )
+        )
+        seen["impact_hops"] = await client.call_tool(
+            "graph_impact", {"entity": "payment-service", "max_hops": 9}
+        )
         seen["other_scope"] = await client.call_tool(
             "memory_context", {"question": "invoice export", "scope": "agent-b"}
         )
@@ -107,7 +138,10 @@ async def _conversation(home: Path) -> dict[str, Any]:
 def test_every_tool_over_stdio(tmp_path: Path) -> None:
     seen = asyncio.run(_conversation(tmp_path / "home"))
     tools = seen["tools"]
-    tools_named = {"memory_context", "memory_remember", "answer", "check_answer", "relations"}
+    tools_named = {
+        "memory_context", "memory_remember", "answer", "check_answer", "relations",
+        "graph_impact", "graph_paths",
+    }  # fmt: skip
     assert set(tools) == tools_named
     rules = tools["memory_context"].description
     for rule in ("verdict.state", "grounded", "citation", "I don't know"):
@@ -138,5 +172,19 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     assert seen["bad_k"].is_error is True
     assert seen["too_many"].is_error is True and "200" in seen["too_many"].content[0].text
     assert seen["long_source"].is_error is True
+
+    impact = seen["impact"]
+    assert impact["format"] == "citegraph-impact/1" and impact["status"] == "ok"
+    [affected] = impact["affected"]
+    assert affected["entity"]["name"] == "checkout-service" and affected["grade"] == "supported"
+    [hop] = affected["paths"][0]["hops"]
+    assert (hop["subject"], hop["relation"], hop["object"]) == (
+        "checkout-service", "calls", "payment-service",
+    )  # fmt: skip
+    assert hop["evidence"]["quote"] == CALLS and impact["policy"]["default"] is True
+    assert seen["paths"]["paths"][0]["grade"] == "supported"
+    assert seen["impact_b"]["status"] == "unknown"  # another scope holds nothing of it
+    assert seen["impact_hops"].is_error is True
+    assert "graded" in tools["graph_impact"].description
     too_long = seen["too_long"]
     assert too_long.is_error is True and "question: 2,400 characters" in too_long.content[0].text

@@ -106,6 +106,10 @@ def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ign
 
 
 REM, ANS, DOCS = "/v1/memory/remember", "/v1/answers", "/v1/documents"
+IMPACT, PATHS = "/v1/impact", "/v1/paths"
+# Named in B's document only: what A's scope knows of it must be nothing, not even a spelling.
+WALK = {"entity": "Zanzibr ledger"}
+WALK_PATHS = {"source": "Zanzibr ledger", "target": "fjord tariffs"}
 B_DOC, A_DOC = "/v1/documents/{b_doc}", "/v1/documents/{a_doc}"
 REMEMBER = {"source": "iso test", "passages": [{"text": "Northwind Retail files tickets."}]}
 ANSWER = {"question": "What reconciles the fjord tariffs?"}
@@ -138,6 +142,12 @@ CASES = [
     Case("delete in other scope", _with("DELETE", B_DOC, "rw_a", "B"), 403),
     Case("read-only token deleting", _with("DELETE", A_DOC, "ro_a", "A"), 403),
     Case("list with no token", _with("GET", DOCS, "", "A"), 401),
+    Case("impact in own scope, read-only", _with("POST", IMPACT, "ro_a", "A", json=WALK), 200),
+    Case("impact in other scope", _with("POST", IMPACT, "rw_a", "B", json=WALK), 403),
+    Case("impact, write-only token", _with("POST", IMPACT, "wo_a", "A", json=WALK), 403),
+    Case("impact with no token", _with("POST", IMPACT, "", "A", json=WALK), 401),
+    Case("paths in own scope", _with("POST", PATHS, "ro_a", "A", json=WALK_PATHS), 200),
+    Case("paths in other scope", _with("POST", PATHS, "rw_a", "B", json=WALK_PATHS), 403),
 ]  # fmt: skip
 
 

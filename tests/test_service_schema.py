@@ -66,7 +66,7 @@ def _aim(case: Any) -> None:
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    assert len(operations) == 9
+    assert len(operations) == 11
 
     for operation in operations:
         if mode is GenerationMode.NEGATIVE and operation.path == "/v1/health":
@@ -104,6 +104,8 @@ def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
             "POST /v1/documents",
             "GET /v1/memory/relations",
             "GET /v1/health",
+            "POST /v1/impact",
+            "POST /v1/paths",
         ):
             seen = sorted((k[1:], n) for k, n in _seen.items() if k[1] == label)
             assert _seen[("positive", label, 200)] > 0, seen

@@ -13,6 +13,11 @@ MAX_K = 50
 DEFAULT_HOPS = 2
 MAX_HOPS = 3
 
+# Graded walks (impact, paths): hops from the entity, and how many entities a result lists.
+DEFAULT_WALK_HOPS = 3
+MAX_WALK_HOPS = 5
+MAX_WALK_ENTITIES = 200
+
 # A question, and each earlier turn of a conversation (CITEGRAPH_MAX_QUESTION_CHARS).
 DEFAULT_MAX_QUESTION_CHARS = 2000
 # An earlier answer may be longer than a question: a few quoted sentences.

@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
 from ..store.queries.paths import EDGES_AROUND
 from ..values.paths import (
@@ -31,8 +32,8 @@ from ..values.paths import (
 from .binding import Binder, Bound
 from .grading import CO_MENTIONED, Edge, EvidenceReader, ambiguous_hop, grade
 
-MAX_HOPS = 5
-MAX_ENTITIES = 200
+MAX_HOPS = MAX_WALK_HOPS
+MAX_ENTITIES = MAX_WALK_ENTITIES
 MAX_EDGE_ROWS = 5000  # per level and direction
 PATHS_PER_ENTITY = 3
 MAX_PATHS = 10  # between two entities

@@ -3,23 +3,26 @@ limits.py, and their conversion to the core's values."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..limits import (
     DEFAULT_HOPS,
     DEFAULT_K,
+    DEFAULT_WALK_HOPS,
     MAX_HOPS,
     MAX_ITEMS,
     MAX_K,
     MAX_NAME,
     MAX_SCOPE_NAME,
+    MAX_WALK_HOPS,
     SCOPE_NAME_PATTERN,
     check_history,
 )
 from ..values.answers import Turn
 from ..values.facts import EntityFact, Facts, Passage, RelationFact
+from ..values.paths import Grade, WalkPolicy
 
 ScopeName = Field(
     min_length=1,
@@ -120,3 +123,68 @@ def turns_from(turns: list[TurnIn], limit: int) -> list[Turn]:
     pairs = [(t.question, t.answer) for t in turns]
     check_history(pairs, limit)
     return [Turn(q, a) for q, a in pairs]
+
+
+# -- graded walks (impact, paths) --------------------------------------------------------------
+
+
+class FollowIn(Strict):
+    type: str = Field(min_length=1, max_length=MAX_NAME, description="A relation type.")
+    orientation: Literal["forward", "reverse", "both"] = Field(
+        "forward",
+        description="forward: the relation's source depends on its target (A calls B); "
+        "reverse: its target depends on its source; both.",
+    )
+
+
+class PolicyIn(Strict):
+    """A traversal policy other than the default: its results are marked evaluation mode."""
+
+    follow: list[FollowIn] = Field(min_length=1, max_length=50)
+    co_mentions: bool = Field(False, description="Also walk links by a shared sentence only.")
+    min_grade: Literal["supported", "inferred", "insufficient"] = Field(
+        "inferred", description="Hops graded below this are shown, not walked through."
+    )
+    name: str = Field("custom", min_length=1, max_length=MAX_NAME)
+
+
+WalkHops = Field(
+    DEFAULT_WALK_HOPS,
+    ge=1,
+    le=MAX_WALK_HOPS,
+    description=f"Hops from the entity (1 to {MAX_WALK_HOPS}).",
+)
+
+
+class ImpactRequest(Strict):
+    scope: str = ScopeName
+    entity: str = Field(
+        min_length=1,
+        max_length=MAX_NAME,
+        description="A name, or an entity key (type:name) to pick one of an ambiguous name.",
+    )
+    direction: Literal["dependents", "dependencies"] = Field(
+        "dependents",
+        description="dependents: who is affected if it changes; dependencies: what it needs.",
+    )
+    max_hops: int = WalkHops
+    policy: PolicyIn | None = None
+
+
+class PathsRequest(Strict):
+    scope: str = ScopeName
+    source: str = Field(min_length=1, max_length=MAX_NAME)
+    target: str = Field(min_length=1, max_length=MAX_NAME)
+    max_hops: int = WalkHops
+    policy: PolicyIn | None = None
+
+
+def policy_from(policy: PolicyIn | None) -> WalkPolicy | None:
+    if policy is None:
+        return None
+    return WalkPolicy(
+        follow=tuple((f.type, f.orientation) for f in policy.follow),
+        co_mentions=policy.co_mentions,
+        min_grade=Grade(policy.min_grade),
+        name=policy.name,
+    )

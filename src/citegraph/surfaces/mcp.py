@@ -7,7 +7,7 @@ first, answer only when grounded, quote citations, say "I don't know" and why ot
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -18,10 +18,12 @@ from ..errors import CitegraphError, InvalidRequest, StoreUnavailable
 from ..limits import (
     DEFAULT_HOPS,
     DEFAULT_K,
+    DEFAULT_WALK_HOPS,
     MAX_HOPS,
     MAX_ITEMS,
     MAX_K,
     MAX_NAME,
+    MAX_WALK_HOPS,
     within_limit,
 )
 from ..scope import OpenScopes, Scope
@@ -37,6 +39,7 @@ from ..service.requests import (
     turns_from,
 )
 from ..service.shapes import wire
+from ..service.walk_shapes import impact_shape, paths_shape
 from ..values.answers import Answer
 from ..values.evidence import Evidence
 from ..workspace import Workspace
@@ -72,6 +75,17 @@ claims' citations when you pass the answer on. {RULES}"""
 RELATIONS_DOC = """The relations stored (those touching `entity` when given), each with the quote
 it was located at, its polarity (affirmed/negated) and modality (actual/hypothetical/planned).
 Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact."""
+
+IMPACT_DOC = """If this entity changes, what is affected (direction "dependents"), or what it needs
+("dependencies"): each entity with its best paths, every hop graded against its own sentence.
+Read `status` first: "ambiguous" lists candidates (call again with one's `key`), "unknown"
+offers close spellings; neither walks anything. Only `supported` hops have a sentence that
+states them: quote their evidence. Say `inferred` and `insufficient` hops are unconfirmed, with
+their reason; never present them as facts. `truncated` means more were found than listed."""
+
+PATHS_DOC = """How two entities are connected: the best paths, each hop graded (supported,
+inferred, insufficient) with its verified quote or the reason it has none. An empty list means
+no connection within max_hops under the policy, not that none exists anywhere."""
 
 CHECK_DOC = """Check an answer document (from `answer`, or `citegraph ask --export`): every
 quote must be its evidence item's bytes at its span; with `scope`, also the bytes stored
@@ -171,6 +185,32 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         found = _guarded(workspace, lambda: open_scopes.get(scope).relations(entity))
         return wire(shapes.relations_shape(entity, found))
+
+    @server.tool(description=IMPACT_DOC)
+    def graph_impact(
+        entity: Annotated[
+            str, Field(min_length=1, max_length=MAX_NAME, description="A name, or a key.")
+        ],
+        direction: Annotated[
+            Literal["dependents", "dependencies"], Field(description="Which way to walk.")
+        ] = "dependents",
+        max_hops: Annotated[int, Field(ge=1, le=MAX_WALK_HOPS)] = DEFAULT_WALK_HOPS,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        result = _guarded(
+            workspace, lambda: open_scopes.get(scope).impact(entity, direction, max_hops)
+        )
+        return wire(impact_shape(result))
+
+    @server.tool(description=PATHS_DOC)
+    def graph_paths(
+        source: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+        target: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+        max_hops: Annotated[int, Field(ge=1, le=MAX_WALK_HOPS)] = DEFAULT_WALK_HOPS,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        result = _guarded(workspace, lambda: open_scopes.get(scope).paths(source, target, max_hops))
+        return wire(paths_shape(result))
 
     @server.tool(name="check_answer", description=CHECK_DOC)
     def check_answer_tool(

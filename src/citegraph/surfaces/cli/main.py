@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from . import answers, demo, documents, extraction, service, store  # noqa: F401  (they register)
+from . import answers, demo, documents, extraction, graph, service, store  # noqa: F401
 from .common import app, err
 
 __all__ = ["app", "main"]

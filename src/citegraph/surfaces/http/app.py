@@ -16,7 +16,7 @@ from ...models.chat import ChatModel
 from ...service import shapes as s
 from ...service.tokens import TokenFile
 from ...workspace import Workspace
-from . import answers, documents, health, memory
+from . import answers, documents, graph, health, memory
 from .deps import Service
 from .guard import BodyLimit, Guard, RequireToken, error_response, install_error_handlers
 
@@ -77,7 +77,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     # Added last, so it runs first: no token, no body read.
     app.add_middleware(RequireToken, guard=guard, open_paths=("/v1/health",))
-    for router in (health.router, memory.router, answers.router, documents.router):
+    for router in (health.router, memory.router, answers.router, documents.router, graph.router):
         app.include_router(router)
 
     @app.api_route("/", methods=["GET"], include_in_schema=False)

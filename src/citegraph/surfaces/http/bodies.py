@@ -16,6 +16,7 @@ from ...service.shapes import (
     RememberOut,
     Wire,
 )
+from ...service.walk_shapes import ImpactOut, PathsOut
 
 
 class ContextResponse(EvidenceOut):
@@ -54,4 +55,12 @@ class DeletedResponse(Wire):
 
 
 class RelationsResponse(RelationsOut):
+    ok: Literal[True] = True
+
+
+class ImpactResponse(ImpactOut):
+    ok: Literal[True] = True
+
+
+class PathsResponse(PathsOut):
     ok: Literal[True] = True
