@@ -84,9 +84,11 @@ def boutique(datasets: Path) -> bool:
                             grades[hop.grade.value] += 1
                             if hop.grade is Grade.SUPPORTED:
                                 e = hop.evidence
-                                if e is None or texts[e.document_id][
-                                    e.start_byte : e.end_byte
-                                ] != e.quote.encode():
+                                if (
+                                    e is None
+                                    or texts[e.document_id][e.start_byte : e.end_byte]
+                                    != e.quote.encode()
+                                ):
                                     unverified += 1
                 gold = _callers(edges, canonical(service))
                 hits += len(gold & affected)

@@ -113,6 +113,9 @@ async def _conversation(home: Path) -> dict[str, Any]:
                 "graph_impact", {"entity": "payment-service", "scope": "agent-b"}
             )
         )
+        seen["impact_closed"] = await client.call_tool(
+            "graph_impact", {"entity": "payment-service", "scope": "not-open"}
+        )
         seen["impact_hops"] = await client.call_tool(
             "graph_impact", {"entity": "payment-service", "max_hops": 9}
         )
@@ -185,6 +188,8 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     assert seen["paths"]["paths"][0]["grade"] == "supported"
     assert seen["impact_b"]["status"] == "unknown"  # another scope holds nothing of it
     assert seen["impact_hops"].is_error is True
+    closed_walk = seen["impact_closed"]
+    assert closed_walk.is_error is True and "not open to this server" in closed_walk.content[0].text
     assert "graded" in tools["graph_impact"].description
     too_long = seen["too_long"]
     assert too_long.is_error is True and "question: 2,400 characters" in too_long.content[0].text

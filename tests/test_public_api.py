@@ -23,6 +23,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "models",
         "answer",
         "audit",
+        "paths",
     }
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:
