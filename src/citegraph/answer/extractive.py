@@ -1,18 +1,134 @@
-"""The offline answerer: quotes the evidence sentences that best answer the question.
+"""The offline answerer: quotes the sentence (or table row) that answers the question asked.
 
-It writes the same JSON a model is asked for, so its answers go through the same verification.
-It declines unless the verdict is `grounded`.
+A sentence answers when it covers the question's terms and holds a candidate of the kind of
+answer asked for (question_kind.py) that the question does not already hold: a sentence about
+Harvard with no date in it does not answer "When was Harvard founded?". Terms are weighted by
+how rare they are among the evidence's sentences (a name weighs more than "city"); a term the
+sentence's neighbour holds counts for half (a sentence often says "it" for the previous one's
+subject). Below MIN_COVERAGE, or with no candidate, it declines and says what was missing.
+
+Quotes are short: at most MAX_SENTENCES sentences and MAX_QUOTE_BYTES bytes in all, in text
+order; a longer sentence is cut to its clauses that cover the question best. It writes the
+same JSON a model is asked for, so its answers go through the same verification, and it
+declines unless the verdict is `grounded`.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import re
+from dataclasses import dataclass
 
+from ..text.respell import question_word_typo
 from ..text.sentences import sentence_spans
-from ..text.words import content_words, stem, stems
+from ..text.words import STOPWORDS, content_words, framing, stem, stems, tokens
 from ..values.evidence import Evidence, VerdictState
+from .question_kind import Kind, frame_words, has_candidate, measure_words, question_kind
 
 MAX_SENTENCES = 2
+MAX_QUOTE_BYTES = 400
+MIN_COVERAGE = 0.6
+NEIGHBOUR_WEIGHT = 0.5
+RANK_PENALTY = 0.02
+
+_RULE_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
+# Text set in columns (terminal output, a listing): a run of three spaces between two words.
+_ALIGNED = re.compile(r"\S {3,}\S")
+_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+")
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A sentence or a table row of one evidence item."""
+
+    item_id: str
+    rank: int
+    order: int
+    text: str
+    stems: frozenset[str]
+    around: frozenset[str]  # stems of the unit before it (the previous sentence, the header)
+
+
+def units(text: str) -> list[tuple[str, str | None]]:
+    """The sentences of `text`, with each Markdown table row a unit of its own (a table is
+    one run of text with no sentence end in it) given with its table's header row. Header
+    rows, table rules and fenced code blocks (terminal output, listings) answer nothing by
+    themselves and are left out."""
+    found: list[tuple[str, str | None]] = []
+    block: list[str] = []
+    header: str | None = None
+    fenced = False
+
+    def flush() -> None:
+        joined = "\n".join(block)
+        for a, b in sentence_spans(joined):
+            if len(_ALIGNED.findall(joined, a, b)) < 2:  # columns of a listing: no sentence
+                found.append((joined[a:b], None))
+        block.clear()
+
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            flush()
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if not stripped.startswith("|"):
+            block.append(line)
+            header = None
+            continue
+        flush()
+        if _RULE_ROW.fullmatch(line):
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if following.strip().startswith("|") and _RULE_ROW.fullmatch(following):
+            header = stripped  # a header row is one a rule row follows
+            continue
+        found.append((stripped, header))
+    flush()
+    return found
+
+
+def _units_of(evidence: Evidence) -> list[_Unit]:
+    found: list[_Unit] = []
+    for rank, item in enumerate(evidence.items):
+        if not item.citable:
+            continue
+        previous: frozenset[str] = frozenset()
+        for order, (text, header) in enumerate(units(item.text)):
+            own = frozenset(stems(text))
+            # A row's header names its cells: it counts as the row's own words.
+            if header is not None:
+                own = own | frozenset(stems(header))
+                found.append(_Unit(item.id, rank, order, text, own, frozenset()))
+            else:
+                found.append(_Unit(item.id, rank, order, text, own, previous - own))
+            previous = own
+    return found
+
+
+def _trim(text: str, weights: dict[str, float]) -> str:
+    """`text` if short enough; else its run of clauses within MAX_QUOTE_BYTES that covers
+    the question's terms best (the earliest among equals)."""
+    if len(text.encode()) <= MAX_QUOTE_BYTES:
+        return text
+    clauses = _CLAUSE_BREAK.split(text)
+    best, best_score = "", -1.0
+    for start in range(len(clauses)):
+        for end in range(start + 1, len(clauses) + 1):
+            piece = " ".join(clauses[start:end])
+            if len(piece.encode()) > MAX_QUOTE_BYTES:
+                break
+            score = sum(w for k, w in weights.items() if k in stems(piece))
+            if score > best_score:
+                best, best_score = piece, score
+    if best and best in text:
+        return best
+    return text.encode()[:MAX_QUOTE_BYTES].decode(errors="ignore").rsplit(" ", 1)[0]
 
 
 class ExtractiveAnswerer:
@@ -25,28 +141,89 @@ class ExtractiveAnswerer:
             if verdict.uncovered:
                 why += f"; nothing stored covers: {', '.join(verdict.uncovered)}"
             return json.dumps({"declined": why})
-        wanted = {stem(w) for w in content_words(question)}
-        names = [n.casefold() for n in verdict.matched_names]
-        scored: list[tuple[float, int, str, str]] = []
-        for rank, item in enumerate(evidence.items):
-            if not item.citable:
+        respelled = dict(verdict.respelled)
+        # The words the evidence was searched for (respelled where the scope holds a close
+        # spelling), without a misspelt question word first ("Wat ...").
+        words = list(evidence.content_words) or content_words(question)
+        if words and question_word_typo(words[0]):
+            words = words[1:]
+        frame = frame_words(question)
+        terms = [respelled.get(w, w) for w in words if not framing(w) and w.casefold() not in frame]
+        key = list(dict.fromkeys(stem(w) for w in terms))
+        # "What did X say about Y?": Y is what the answer must be about, in its own words.
+        focus = {stem(w) for w in content_words(_after_about(question))} & set(key)
+        # "checkout service" is also written "checkoutservice": two question words that stand
+        # together count as found where the text writes them as one word.
+        said = [t for t in tokens(question) if t.casefold() not in STOPWORDS]
+        joined = {stem(a + b): (stem(a), stem(b)) for a, b in itertools.pairwise(said)}
+        kind = question_kind(question)
+        measures = measure_words(question)
+        found = _units_of(evidence)
+        if not key or not found:
+            return json.dumps({"declined": "no sentence of the evidence to weigh"})
+        # Rarer terms weigh more: a term every sentence holds tells nothing apart.
+        weights = {
+            k: math.log(1 + len(found) / max(1, sum(k in u.stems for u in found))) for k in key
+        }
+        total = sum(weights.values())
+        asked = stems(question)
+        scored: list[tuple[float, float, _Unit]] = []
+        best_without_kind = 0.0
+        for unit in found:
+            present = _with_joined(unit.stems, joined)
+            own = sum(w for k, w in weights.items() if k in present)
+            near = sum(w for k, w in weights.items() if k in unit.around and k not in present)
+            coverage = (own + NEIGHBOUR_WEIGHT * near) / total
+            held = sum(k in present or k in unit.around for k in key)
+            # Enough of the question's weight, and at least half of its terms: a rare word
+            # alone does not make a sentence about the question.
+            if own == 0 or coverage < MIN_COVERAGE or 2 * held < len(key):
                 continue
-            for start, end in sentence_spans(item.text):
-                sentence = item.text[start:end]
-                overlap = len(wanted & stems(sentence))
-                if overlap == 0:
-                    continue
-                named = sum(name in sentence.casefold() for name in names)
-                score = overlap + 0.5 * named - 0.05 * rank
-                scored.append((score, -rank, item.id, sentence))
+            if not focus <= present:
+                continue
+            if not has_candidate(unit.text, kind, asked, measures):
+                best_without_kind = max(best_without_kind, coverage)
+                continue
+            scored.append((coverage - RANK_PENALTY * unit.rank, coverage, unit))
         if not scored:
-            return json.dumps(
-                {"declined": "no sentence of the evidence shares the question's words"}
-            )
-        best = sorted(scored, key=lambda s: (-s[0], -s[1]))[:MAX_SENTENCES]
+            return json.dumps({"declined": _missing(kind, terms, best_without_kind)})
+        scored.sort(key=lambda s: (-s[0], s[2].rank, s[2].order))
+        chosen: list[tuple[_Unit, str]] = []
+        used = 0
+        for _, _, unit in scored[:MAX_SENTENCES]:
+            quote = _trim(unit.text, weights)
+            size = len(quote.encode())
+            if chosen and used + size > MAX_QUOTE_BYTES:
+                break
+            chosen.append((unit, quote))
+            used += size
+        chosen.sort(key=lambda c: (c[0].rank, c[0].order))
         claims = [
-            {"text": sentence, "citations": [{"evidence": item_id, "quote": sentence}]}
-            for _, _, item_id, sentence in best
+            {"text": quote, "citations": [{"evidence": unit.item_id, "quote": quote}]}
+            for unit, quote in chosen
         ]
-        answer = " ".join(" ".join(sentence.split()) for _, _, _, sentence in best)
+        answer = " ".join(" ".join(quote.split()) for _, quote in chosen)
         return json.dumps({"answer": answer, "claims": claims})
+
+
+def _after_about(question: str) -> str:
+    match = re.search(r"\babout\b(.*)", question, re.I)
+    return match.group(1) if match else ""
+
+
+def _with_joined(found: frozenset[str], joined: dict[str, tuple[str, str]]) -> frozenset[str]:
+    extra = {part for whole, parts in joined.items() if whole in found for part in parts}
+    return found | extra if extra else found
+
+
+def _missing(kind: Kind, terms: list[str], best_without_kind: float) -> str:
+    asked = ", ".join(terms)
+    if best_without_kind > 0 and kind not in (Kind.OTHER, Kind.YES_NO):
+        return (
+            f"no sentence that covers the question ({asked}) holds a {kind.value}, the kind "
+            "of answer it asks for"
+        )
+    return (
+        f"no sentence of the evidence covers enough of the question ({asked}): at least "
+        f"{MIN_COVERAGE:.0%} of its terms, weighted by rarity, in one sentence"
+    )

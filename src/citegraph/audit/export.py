@@ -239,6 +239,7 @@ def evidence_json(evidence: Evidence) -> dict[str, Any]:
             "matchedNames": list(verdict.matched_names),
             "stage": verdict.stage,
             "detail": verdict.detail,
+            "respelled": [{"asked": a, "stored": b} for a, b in verdict.respelled],
         },
         "items": [_item(i) for i in evidence.items],
         "context": [_item(i) for i in evidence.context],
@@ -275,6 +276,8 @@ def from_document(d: Any) -> Answer:
                 tuple(v["matchedNames"]),
                 v["stage"],
                 v["detail"],
+                # Written since close spellings were reported; absent before.
+                tuple((r["asked"], r["stored"]) for r in v.get("respelled", ())),
             ),
             content_words=tuple(ev["contentWords"]),
             policy=TraversalPolicy(),

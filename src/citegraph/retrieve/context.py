@@ -26,11 +26,13 @@ from ..store.queries.retrieval import (
     NEIGHBOUR_CHUNKS,
 )
 from ..store.schema import INDEXES, VECTOR_INDEX, index_states
-from ..text.words import content_words, stem, stems
+from ..text.respell import question_word_typo, respell
+from ..text.words import content_words, framing, stem, stems, tokens
 from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
+from .respelling import respell_words
 from .walk import walk
 
 DEFAULT_BUDGET_BYTES = 16_000
@@ -160,6 +162,7 @@ def gather(
     stats = stats or TermStats()
     if stats.chunks == 0:
         load_chunk_stats(graph, stats)
+    words, respelled = respell_words(graph, words, stats)
     # The keyword branch is independent of the name and graph branch: it runs alongside (the
     # store answers read queries in parallel), which shortens a call by its slower half.
     keyword_future = _BRANCHES.submit(
@@ -244,7 +247,7 @@ def gather(
     # The question's words that found a stored name (exactly, by close spelling or as a type
     # word) are covered by that name.
     matched_words = " ".join(s.matched for s in [*named, *close, *typed])
-    verdict = _verdict(words, items, matched, matched_words)
+    verdict = _verdict(words, items, matched, matched_words, respelled)
     return Evidence(
         question=question,
         items=tuple(items),
@@ -326,7 +329,11 @@ def _context_passages(
 
 
 def _verdict(
-    words: list[str], items: list[EvidenceItem], matched: tuple[str, ...], matched_words: str
+    words: list[str],
+    items: list[EvidenceItem],
+    matched: tuple[str, ...],
+    matched_words: str,
+    respelled_before: tuple[tuple[str, str], ...] = (),
 ) -> Verdict:
     if not items:
         if matched:
@@ -339,7 +346,24 @@ def _verdict(
     for name in matched:
         covered |= stems(name)
     covered |= stems(matched_words)
-    uncovered = tuple(w for w in words if stem(w) not in covered)
+    uncovered: list[str] = []
+    respelled = list(respelled_before)
+    vocabulary: list[str] | None = None
+    for index, word in enumerate(words):
+        if stem(word) in covered or framing(word):
+            continue  # covered, or a word that frames the question ("called", "happen")
+        if index == 0 and question_word_typo(word):
+            continue  # "Wat language ...": a misspelt question word, not a term
+        if vocabulary is None:
+            vocabulary = sorted({t.casefold() for item in items for t in tokens(item.text)})
+        stored = respell(word, vocabulary)
+        if stored is not None:
+            respelled.append((word, stored))
+            continue
+        uncovered.append(word)
     if uncovered:
-        return Verdict(VerdictState.RELATED, uncovered=uncovered, matched_names=matched)
-    return Verdict(VerdictState.GROUNDED, matched_names=matched)
+        return Verdict(
+            VerdictState.RELATED, uncovered=tuple(uncovered), matched_names=matched,
+            respelled=tuple(respelled),
+        )  # fmt: skip
+    return Verdict(VerdictState.GROUNDED, matched_names=matched, respelled=tuple(respelled))

@@ -85,12 +85,21 @@ class ItemOut(Wire):
     citable: bool
 
 
+class RespelledOut(Wire):
+    asked: str
+    stored: str
+
+
 class VerdictOut(Wire):
     state: Literal["grounded", "related", "uncited", "nothing_stored", "could_not_judge"]
     uncovered: list[str] = Field(description="Question words nothing that came back covers.")
     matched_names: list[str]
     stage: str | None = Field(description="With could_not_judge: the stage that could not run.")
     detail: str
+    respelled: list[RespelledOut] = Field(
+        default_factory=list,
+        description="Question words read as a close spelling of a stored word.",
+    )
 
 
 class EvidenceOut(Wire):

@@ -74,3 +74,21 @@ def content_words(text: str) -> list[str]:
 def stems(text: str) -> set[str]:
     """Stems of every word of `text` (for coverage checks)."""
     return {stem(token) for token in tokens(text)}
+
+
+# Words that frame a question rather than carry it: "What is the warning system *called*?",
+# "Where did the accident *happen*?", "Who said Treacle in the *story*?". A passage that
+# answers rarely repeats them, so they are not asked of the evidence (the verdict does not wait
+# for them; the answerer does not weigh them).
+FRAMING_WORDS = frozenset(
+    (
+        "called named known termed happen happened happens happening occur occurred occurs "
+        "took taken place mean means meant describe described describes example examples type "
+        "types kind kinds sort everyone everybody someone somebody anyone anybody story book "
+        "text passage document article paragraph"
+    ).split()
+)  # word forms, not stems: "called" frames ("what is it called?"), "call" may not
+
+
+def framing(word: str) -> bool:
+    return word.casefold() in FRAMING_WORDS

@@ -23,6 +23,8 @@ class Verdict:
     matched_names: tuple[str, ...] = ()
     stage: str | None = None
     detail: str = ""
+    # Question words taken as a close spelling of a stored word: (as asked, as stored).
+    respelled: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

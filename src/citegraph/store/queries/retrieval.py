@@ -108,3 +108,13 @@ WHERE c.ordinal = p.ordinal
 RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
        c.end_page, d.origin_kind, d.origin_source, d.origin_method
 """
+
+# -- used by retrieve/respelling.py
+# A few chunks holding a word spelled close to the one asked (RediSearch's %word% matches
+# within one edit, %%word%% within two); the word itself is read back from their text.
+CLOSE_SPELLING_CHUNKS = """
+CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node
+WITH node
+LIMIT 5
+RETURN node.text
+"""
