@@ -156,6 +156,16 @@ class ExtractiveAnswerer:
         # together count as found where the text writes them as one word.
         said = [t for t in tokens(question) if t.casefold() not in STOPWORDS]
         joined = {stem(a + b): (stem(a), stem(b)) for a, b in itertools.pairwise(said)}
+        # A name of several words is also referred to by its last one: the Cheshire Cat is
+        # "the Cat" when the text has named it already, Harvard University "the University".
+        heads = _name_heads(question)
+        # Where a document of the evidence writes a name whole, its passages may shorten it.
+        by_document: dict[str, str] = {}
+        for passage in (*evidence.items, *evidence.context):
+            by_document[passage.document_id] = (
+                by_document.get(passage.document_id, "") + "\n" + passage.text.casefold()
+            )
+        texts = {item.id: by_document[item.document_id] for item in evidence.items}
         kind = question_kind(question)
         measures = measure_words(question)
         found = _units_of(evidence)
@@ -171,6 +181,9 @@ class ExtractiveAnswerer:
         best_without_kind = 0.0
         for unit in found:
             present = _with_joined(unit.stems, joined)
+            for (head, name), parts in heads.items():
+                if head.search(unit.text) and name in texts[unit.item_id]:
+                    present = present | parts
             own = sum(w for k, w in weights.items() if k in present)
             near = sum(w for k, w in weights.items() if k in unit.around and k not in present)
             coverage = (own + NEIGHBOUR_WEIGHT * near) / total
@@ -204,6 +217,22 @@ class ExtractiveAnswerer:
         ]
         answer = " ".join(" ".join(quote.split()) for _, quote in chosen)
         return json.dumps({"answer": answer, "claims": claims})
+
+
+_NAME = re.compile(r"(?<!^)(?<![.?!] )\b([A-Z][\w'’-]*(?: [A-Z][\w'’-]*)+)")
+
+
+def _name_heads(question: str) -> dict[tuple[re.Pattern[str], str], frozenset[str]]:
+    """For each name of two or more capitalised words in the question (not opening it): its
+    last word as a whole word, capitalised as written, with the whole name (lowercased), and
+    the stems of all its words. The last word stands for the name only in a passage that
+    writes the whole name too."""
+    found: dict[tuple[re.Pattern[str], str], frozenset[str]] = {}
+    for match in _NAME.finditer(question.strip()):
+        words = match.group(1).split()
+        head = re.compile(r"(?<![\w-])" + re.escape(words[-1]) + r"(?![\w-])")
+        found[(head, " ".join(words).casefold())] = frozenset(stem(w) for w in words)
+    return found
 
 
 def _after_about(question: str) -> str:
