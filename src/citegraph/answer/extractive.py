@@ -132,7 +132,13 @@ def _trim(text: str, weights: dict[str, float]) -> str:
 
 
 class ExtractiveAnswerer:
+    """`min_coverage`: the share of the question's weighted terms one sentence must hold
+    (MIN_COVERAGE by default; higher answers less, and more precisely)."""
+
     name = "extractive"
+
+    def __init__(self, min_coverage: float = MIN_COVERAGE):
+        self.min_coverage = min_coverage
 
     def reply(self, question: str, evidence: Evidence) -> str:
         verdict = evidence.verdict
@@ -190,7 +196,7 @@ class ExtractiveAnswerer:
             held = sum(k in present or k in unit.around for k in key)
             # Enough of the question's weight, and at least half of its terms: a rare word
             # alone does not make a sentence about the question.
-            if own == 0 or coverage < MIN_COVERAGE or 2 * held < len(key):
+            if own == 0 or coverage < self.min_coverage or 2 * held < len(key):
                 continue
             if not focus <= present:
                 continue
@@ -199,7 +205,8 @@ class ExtractiveAnswerer:
                 continue
             scored.append((coverage - RANK_PENALTY * unit.rank, coverage, unit))
         if not scored:
-            return json.dumps({"declined": _missing(kind, terms, best_without_kind)})
+            why = _missing(kind, terms, best_without_kind, self.min_coverage)
+            return json.dumps({"declined": why})
         scored.sort(key=lambda s: (-s[0], s[2].rank, s[2].order))
         chosen: list[tuple[_Unit, str]] = []
         used = 0
@@ -245,7 +252,7 @@ def _with_joined(found: frozenset[str], joined: dict[str, tuple[str, str]]) -> f
     return found | extra if extra else found
 
 
-def _missing(kind: Kind, terms: list[str], best_without_kind: float) -> str:
+def _missing(kind: Kind, terms: list[str], best_without_kind: float, needed: float) -> str:
     asked = ", ".join(terms)
     if best_without_kind > 0 and kind not in (Kind.OTHER, Kind.YES_NO):
         return (
@@ -254,5 +261,5 @@ def _missing(kind: Kind, terms: list[str], best_without_kind: float) -> str:
         )
     return (
         f"no sentence of the evidence covers enough of the question ({asked}): at least "
-        f"{MIN_COVERAGE:.0%} of its terms, weighted by rarity, in one sentence"
+        f"{needed:.0%} of its terms, weighted by rarity, in one sentence"
     )
