@@ -82,3 +82,62 @@ def test_only_the_newest_six_turns_are_used(artemis: Scope) -> None:
     sent = model.calls[0][1].content
     assert "Question 2?" not in sent and "Question 3?" in sent
     assert "x" * 1001 not in sent
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "follow_up", "expected"),
+    [
+        # it: what the last question was about, never the "It’s" of the Duchess's speech.
+        (
+            "Who is the Cheshire Cat?",
+            "“It’s a Cheshire cat,” said the Duchess, “and that’s why.”",
+            "Why does it grin?",
+            "Why does Cheshire Cat grin?",
+        ),
+        # he: a person, with an initial in the name; not the university of the answer.
+        (
+            "What did Charles W. Eliot do at Harvard?",
+            "Eliot's long tenure transformed Harvard University into a research university.",
+            "When did he leave?",
+            "When did Charles W. Eliot leave?",
+        ),
+        # she: the person, not the city or the university named after her.
+        (
+            "Where did Marie Curie work?",
+            "Marie Curie worked in Paris at the Sorbonne.",
+            "What did she discover?",
+            "What did Marie Curie discover?",
+        ),
+        (
+            "Who were the Normans?",
+            "The Normans were the people who gave their name to Normandy.",
+            "Where did they settle?",
+            "Where did Normans settle?",
+        ),
+        (
+            "What does the checkoutservice do?",
+            "It retrieves the user's cart and orchestrates the payment.",
+            "What is its language?",
+            "What is checkoutservice's language?",
+        ),
+    ],
+)
+def test_pronouns_are_resolved_offline_to_what_the_conversation_was_about(
+    question: str, answer: str, follow_up: str, expected: str
+) -> None:
+    from citegraph.answer.followup import rewrite
+
+    result, _ = rewrite(follow_up, [Turn(question, answer)], None)
+    assert (result.question, result.outcome) == (expected, RewriteOutcome.REWRITTEN)
+
+
+def test_a_pronoun_with_nothing_to_mean_is_asked_as_is_and_said() -> None:
+    from citegraph.answer.followup import rewrite
+
+    turns = [Turn("What is the weather like?", "it rains a lot here")]
+    result, _ = rewrite("Why does it happen?", turns, None)
+    assert result.question == "Why does it happen?"
+    assert result.outcome is RewriteOutcome.UNRESOLVED
+    speech = [Turn("What did the Hatter say?", "“I’m late, I’m late,” it said.")]
+    quoted, _ = rewrite("Why was he late?", speech, None)
+    assert "I’m" not in quoted.question

@@ -1,9 +1,11 @@
 """Follow-up questions: rewriting a question that leans on the conversation so it stands alone.
 
 The newest MAX_TURNS turns are used, each earlier answer cut to MAX_ANSWER_CHARS. With a chat
-model, one more call asks for the rewrite as `{"question": ...}`; offline, pronouns are
-replaced by the most recent fitting name in the history. Traced as the OpenTelemetry span
-`citegraph.rewrite` with the number of turns used and the outcome, never the text.
+model, one more call asks for the rewrite as `{"question": ...}`; offline, each pronoun is
+replaced by the fitting name the conversation was most recently about (never one from quoted
+speech), or, when none fits, the question is asked as is with the outcome `unresolved`.
+Traced as the OpenTelemetry span `citegraph.rewrite` with the number of turns used and the
+outcome, never the text.
 """
 
 from __future__ import annotations
@@ -23,8 +25,22 @@ MAX_ANSWER_CHARS = 1000
 _tracer = trace.get_tracer("citegraph")
 
 PERSONAL = {"he": "", "she": "", "his": "'s", "her": "'s", "him": ""}
-IMPERSONAL = {"it": "", "they": "", "them": "", "its": "'s", "their": "'s"}
-_PRONOUN = re.compile(r"\b(" + "|".join([*PERSONAL, *IMPERSONAL]) + r")\b", re.IGNORECASE)
+IMPERSONAL = {"it": "", "its": "'s"}
+PLURAL = {"they": "", "them": "", "their": "'s"}
+_PRONOUN = re.compile(r"\b(" + "|".join([*PERSONAL, *IMPERSONAL, *PLURAL]) + r")\b", re.IGNORECASE)
+# Quoted speech: its "I" and "it" belong to the speaker, never to the conversation.
+_SPEECH = re.compile(r"[“\"][^”\"]*[”\"]|‘[^’]*’(?!\w)")
+_TITLES = frozenset(
+    "mr mrs ms miss dr sir lady lord king queen prince princess duke duchess president "
+    "professor prof captain general saint st pope emperor empress".split()
+)
+# A last word that names a thing, not a person ("Harvard University", "Cart Service").
+_THING_WORDS = frozenset(
+    "university college school service services company corporation inc ltd bank river city "
+    "state country island mountain lake sea ocean street road church cathedral museum "
+    "library hospital airport station war battle treaty act law system project team group "
+    "party army navy cat dog rabbit bird turtle mouse".split()
+)
 
 
 def recent(history: Sequence[Turn]) -> tuple[list[Turn], int]:
@@ -32,25 +48,60 @@ def recent(history: Sequence[Turn]) -> tuple[list[Turn], int]:
     return [Turn(t.question, t.answer[:MAX_ANSWER_CHARS]) for t in kept], len(history) - len(kept)
 
 
-def _offline(question: str, turns: list[Turn]) -> str:
-    """Replace pronouns with the most recent fitting name: a name of two or more words for
-    he/she/his/her/him (people are usually named so), any name for it/they/its/their."""
-    extractor = OfflineExtractor()
-    people: list[str] = []
-    things: list[str] = []
-    for turn in turns:
+def _names(text: str) -> list[str]:
+    """Names of `text` outside quoted speech, in order, without contractions ("It’s")."""
+    outside = _SPEECH.sub(" ", text)
+    return [
+        c.name
+        for c in OfflineExtractor().candidates(outside)
+        if c.type != "title" and "'" not in c.name and "’" not in c.name
+    ]
+
+
+def _is_person(name: str, texts: list[str]) -> bool:
+    """A person, as far as shape tells: a title before it somewhere ("the Duchess", "Dr
+    Jones"), or two or more capitalised words that do not end in a thing's word."""
+    words = name.split()
+    if words[0].casefold().rstrip(".") in _TITLES:
+        return True
+    for text in texts:
+        for match in re.finditer(r"(\w+)\.?\s+" + re.escape(name) + r"\b", text):
+            if match.group(1).casefold() in _TITLES:
+                return True
+    return len(words) >= 2 and words[-1].casefold() not in _THING_WORDS and words[0].istitle()
+
+
+def _offline(question: str, turns: list[Turn]) -> tuple[str, bool]:
+    """Replace each pronoun with what it most likely means; whether one was left unresolved.
+
+    The newest turn first, and within a turn its question before its answer: a follow-up is
+    about what was just asked. he/she/his/her/him take a person; it/its a name that is not
+    one; they/them/their any name."""
+    ranked: list[str] = []
+    texts: list[str] = []
+    for turn in reversed(turns):
         for text in (turn.question, turn.answer):
-            for candidate in extractor.candidates(text):
-                if candidate.type == "name" and len(candidate.name.split()) >= 2:
-                    people.append(candidate.name)
-                things.append(candidate.name)
+            texts.append(text)
+            ranked.extend(n for n in _names(text) if n not in ranked)
+    people = [n for n in ranked if _is_person(n, texts)]
+    things = [n for n in ranked if n not in people]
+    unresolved = False
 
     def replace(match: re.Match[str]) -> str:
+        nonlocal unresolved
         word = match.group(1).lower()
-        pool, suffix = (people, PERSONAL[word]) if word in PERSONAL else (things, IMPERSONAL[word])
-        return pool[-1] + suffix if pool else match.group(0)
+        if word in PERSONAL:
+            pool, suffix = people, PERSONAL[word]
+        elif word in IMPERSONAL:
+            pool, suffix = things, IMPERSONAL[word]
+        else:
+            pool, suffix = ranked, PLURAL[word]
+        if not pool:
+            unresolved = True
+            return match.group(0)
+        return pool[0] + suffix
 
-    return _PRONOUN.sub(replace, question)
+    return _PRONOUN.sub(replace, question), unresolved
 
 
 def rewrite(
@@ -62,8 +113,14 @@ def rewrite(
         if not turns:
             result = Rewrite(question, question, RewriteOutcome.UNCHANGED, 0, dropped)
         elif model is None:
-            new = _offline(question, turns)
-            outcome = RewriteOutcome.UNCHANGED if new == question else RewriteOutcome.REWRITTEN
+            new, unresolved = _offline(question, turns)
+            if unresolved:
+                # Unsure what a pronoun means: asked as is, and said so.
+                new, outcome = question, RewriteOutcome.UNRESOLVED
+            elif new == question:
+                outcome = RewriteOutcome.UNCHANGED
+            else:
+                outcome = RewriteOutcome.REWRITTEN
             result = Rewrite(question, new, outcome, len(turns), dropped)
         else:
             reply = model.complete(_messages(question, turns))

@@ -114,7 +114,15 @@ class OfflineExtractor:
             if kind == "capitalised":
                 joined = (
                     previous_end >= 0
-                    and _GAP.fullmatch(text, previous_end, match.start()) is not None
+                    and (
+                        _GAP.fullmatch(text, previous_end, match.start()) is not None
+                        # an initial: "Charles W. Eliot"
+                        or (
+                            bool(run)
+                            and len(run[-1].group()) == 1
+                            and text[previous_end : match.start()] == ". "
+                        )
+                    )
                 )
                 if run and not joined:
                     flush()

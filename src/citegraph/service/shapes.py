@@ -154,7 +154,7 @@ class ReceiptOut(Wire):
 class RewriteOut(Wire):
     original: str
     question: str = Field(description="What was searched: the follow-up made to stand alone.")
-    outcome: Literal["rewritten", "unchanged", "unreadable"]
+    outcome: Literal["rewritten", "unchanged", "unreadable", "unresolved"]
     turns_used: int
     turns_dropped: int
 

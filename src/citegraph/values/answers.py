@@ -19,6 +19,7 @@ class RewriteOutcome(StrEnum):
     REWRITTEN = "rewritten"
     UNCHANGED = "unchanged"
     UNREADABLE = "unreadable"  # the model's reply was not {"question": ...}: asked as is
+    UNRESOLVED = "unresolved"  # offline: a pronoun had nothing it surely means: asked as is
 
 
 @dataclass(frozen=True)
