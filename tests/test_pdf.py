@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 
 import pytest
 from pypdf import PdfReader, PdfWriter
 
-from citegraph import InvalidDocument
+from citegraph import InvalidDocument, Workspace
 from citegraph.ingest.pdf import extract_pdf, page_of
 
 from conftest import dataset
@@ -97,3 +98,35 @@ def test_corrupt_pdf_is_refused(data: bytes) -> None:
 def test_empty_pdf_file_is_refused() -> None:
     with pytest.raises(InvalidDocument, match="empty"):
         extract_pdf(b"", "zero.pdf")
+
+
+def test_page_furniture_is_kept_but_never_evidence(workspace: Workspace) -> None:
+    """The Federal Register's running header and print-shop line repeat on every page: they
+    are kept byte for byte, in chunks of their own marked furniture, and no evidence item or
+    quote holds them (issue 15: "takeoff from Soekarno-VerDate Sep<11>2014 ...")."""
+    scope = workspace.scope(f"furniture{os.getpid()}")
+    [result] = scope.ingest(dataset("pdfs/pdfplumber__federal-register-2020-17221.pdf"))
+    doc = result.document
+    chunks = list(scope.chunks(doc.id))
+    stored = scope.stored_text(doc.id)
+    assert b"".join(stored[c.start_byte : c.end_byte] for c in chunks) == stored
+    furniture = [c for c in chunks if c.furniture]
+    assert len(furniture) >= 15  # a header or footer on each of the 15 pages
+    assert all(
+        "VerDate" in c.text or "Federal Register / Vol." in c.text or "PROPOSALS" in c.text
+        for c in furniture
+    )
+    assert not any("VerDate" in c.text for c in chunks if not c.furniture)
+    for question in (
+        "When did the Lion Air accident happen?",
+        "Where did the Lion Air Flight 610 accident happen?",
+        "What is the stall warning system called on the 737?",
+    ):
+        answer = scope.ask(question)
+        assert answer.disposition.value == "answered", answer.detail
+        for passage in (*answer.evidence.items, *answer.evidence.context):
+            assert "VerDate" not in passage.text and "Federal Register / Vol." not in passage.text
+        for citation in answer.citations:
+            assert "VerDate" not in citation.quote and "Jkt" not in citation.quote
+    stall = scope.ask("What is the stall warning system called on the 737?")
+    assert any("stick" in c.quote and "shaker" in c.quote for c in stall.citations)

@@ -209,6 +209,8 @@ def _extract_one(
         window.clear()
 
     for chunk in chunks_of(document):
+        if chunk.furniture:
+            continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
         if isinstance(extractor, ProposingExtractor):
             window.append(chunk)

@@ -12,6 +12,7 @@ from ..errors import InvalidDocument
 from ..store.documents import DocumentRepository
 from ..values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .chunking import chunk_spans
+from .furniture import furniture_spans
 from .decode import stored_text
 from .mapped import TextBuffer, release, sha256_of
 from .pdf import page_of
@@ -130,7 +131,10 @@ def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator
     version = parsed.sha256[:8]
     pages = parsed.page_starts
     outline = parsed.media_type in CONFIGURATION_TYPES
-    spans = chunk_spans(parsed.text, chunk_bytes, pages, outline=outline)
+    furniture = furniture_spans(bytes(parsed.text), pages) if pages else []
+    # Furniture lines are cut out into chunks of their own, so no chunk mixes them with text.
+    breaks = sorted({*pages, *(edge for span in furniture for edge in span)})
+    spans = chunk_spans(parsed.text, chunk_bytes, breaks, outline=outline)
     for ordinal, (start, end) in enumerate(spans):
         yield Chunk(
             id=f"{doc.id}-{version}-{ordinal}",
@@ -141,7 +145,24 @@ def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator
             text=parsed.text[start:end].decode("utf-8"),
             page=page_of(pages, start) if pages else None,
             end_page=page_of(pages, end - 1) if pages else None,
+            furniture=_only_furniture(parsed.text, start, end, furniture),
         )
+
+
+def _only_furniture(
+    text: TextBuffer, start: int, end: int, furniture: list[tuple[int, int]]
+) -> bool:
+    """Whether every byte of [start, end) that is not white space is furniture."""
+    if not furniture:
+        return False
+    position = start
+    for low, high in furniture:
+        if high <= position or low >= end:
+            continue
+        if bytes(text[position:low]).strip():
+            return False
+        position = max(position, high)
+    return not bytes(text[position:end]).strip() and position > start
 
 
 def store_many(

@@ -308,6 +308,9 @@ class ChunkOut(Wire):
     text: str = Field(description="Exactly the stored text's bytes [startByte, endByte).")
     page: int | None
     end_page: int | None
+    furniture: bool = Field(
+        description="A PDF's running header or footer only: kept, never evidence."
+    )
 
 
 def chunk_shape(chunk: Chunk) -> ChunkOut:

@@ -71,13 +71,14 @@ def _chunk_row(c: Chunk) -> dict[str, Any]:
     return {
         "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte, "end_byte": c.end_byte,
         "text": c.text, "page": c.page, "end_page": c.end_page,
+        "furniture": True if c.furniture else None,  # absent on ordinary chunks
     }  # fmt: skip
 
 
 def _chunk(row: list[Any]) -> Chunk:
     return Chunk(
         id=row[0], document_id=row[1], ordinal=row[2], start_byte=row[3], end_byte=row[4],
-        text=row[5], page=row[6], end_page=row[7],
+        text=row[5], page=row[6], end_page=row[7], furniture=bool(row[8]),
     )  # fmt: skip
 
 

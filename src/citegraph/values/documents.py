@@ -63,6 +63,8 @@ class Chunk:
     text: str
     page: int | None = None
     end_page: int | None = None
+    # Page furniture only (a PDF's running header or footer): kept, never evidence.
+    furniture: bool = False
 
 
 def page_range(page: int | None, end_page: int | None) -> str:

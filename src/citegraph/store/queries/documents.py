@@ -10,7 +10,8 @@ DOC_FIELDS = (
 )
 
 CHUNK_FIELDS = (
-    "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page"
+    "c.id, c.document_id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page, "
+    "c.furniture"
 )
 
 FIND_BY_NAMES = f"UNWIND $names AS name MATCH (d:Document {{name: name}}) RETURN {DOC_FIELDS}"
@@ -43,7 +44,8 @@ UNWIND $rows AS r
 MATCH (:IngestLease {staging_key: r.key})-[:STAGES]->(s:StagingDocument)
 CREATE (c:Chunk {
   id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
-  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page,
+  furniture: r.furniture
 })-[:PART_OF]->(s)
 """
 
@@ -89,7 +91,8 @@ WITH d, doc, size(olds) AS replaced
 UNWIND d.chunks AS r
 CREATE (c:Chunk {
   id: r.id, document_id: doc.id, ordinal: r.ordinal, start_byte: r.start_byte,
-  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page
+  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page,
+  furniture: r.furniture
 })-[:PART_OF]->(doc)
 RETURN d.name, replaced, count(c)
 """

@@ -8,6 +8,8 @@ from __future__ import annotations
 CANDIDATE_CHUNKS = """
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
 WITH node, score
+WHERE node.furniture IS NULL
+WITH node, score
 ORDER BY score DESC
 LIMIT $over
 MATCH (node)-[:PART_OF]->(:Document)
@@ -97,6 +99,7 @@ LIMIT $limit
 CHUNK_DETAILS = """
 UNWIND $ids AS id
 MATCH (c:Chunk {id: id})-[:PART_OF]->(d:Document)
+WHERE c.furniture IS NULL
 RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
        c.end_page, d.origin_kind, d.origin_source, d.origin_method
 """
@@ -104,7 +107,7 @@ RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text,
 NEIGHBOUR_CHUNKS = """
 UNWIND $pairs AS p
 MATCH (c:Chunk {document_id: p.doc})-[:PART_OF]->(d:Document)
-WHERE c.ordinal = p.ordinal
+WHERE c.ordinal = p.ordinal AND c.furniture IS NULL
 RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text, c.page,
        c.end_page, d.origin_kind, d.origin_source, d.origin_method
 """
