@@ -12,8 +12,8 @@ from ..errors import InvalidDocument
 from ..store.documents import DocumentRepository
 from ..values.documents import Chunk, Document, IngestResult, IngestStatus, TextOrigin
 from .chunking import chunk_spans
-from .furniture import furniture_spans
 from .decode import stored_text
+from .furniture import furniture_spans
 from .mapped import TextBuffer, release, sha256_of
 from .pdf import page_of
 from .pdf_guard import PdfLimits, extract_pdf_guarded
