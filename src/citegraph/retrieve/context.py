@@ -31,6 +31,7 @@ from ..text.words import content_words, framing, stem, stems, tokens
 from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
+from .bridge import BRIDGE_FROM, bridged
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
 from .respelling import respell_words
 from .walk import walk
@@ -216,6 +217,8 @@ def gather(
 
     fused = _fuse(lists)
     ranked = _order(fused, keyword_hits, k)
+    if hops > 0 and ranked:
+        ranked = _bridge(graph, ranked, fused)
     # Details only for the candidates that can still make it in (the rest count as omitted).
     shortlist = ranked[: 3 * k]
     details = {
@@ -264,6 +267,18 @@ def gather(
 
 # A keyword hit scoring at least this share of the best one keeps its place (see _order).
 STRONG_KEYWORD = 0.5
+
+
+def _bridge(
+    graph: GraphHandle, ranked: list[str], fused: dict[str, tuple[float, list[str]]]
+) -> list[str]:
+    """`ranked` with the passages the best ones lead to (bridge.py) right after them."""
+    top = ranked[:BRIDGE_FROM]
+    found = bridged(graph, top)
+    for chunk in found:
+        score, found_by = fused.get(chunk, (0.0, []))
+        fused[chunk] = (score, [*found_by, "bridge"])
+    return [*top, *found, *(c for c in ranked[BRIDGE_FROM:] if c not in found)]
 
 
 def _order(

@@ -25,6 +25,7 @@ from .queries.schema import (
 INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Document", "id", "RANGE"),
     ("Document", "name", "RANGE"),
+    ("Document", "title", "RANGE"),
     ("IngestLease", "staging_key", "RANGE"),
     ("Chunk", "id", "RANGE"),
     ("Chunk", "document_id", "RANGE"),

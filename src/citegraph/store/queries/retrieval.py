@@ -121,3 +121,23 @@ WITH node
 LIMIT 5
 RETURN node.text
 """
+
+# -- used by retrieve/bridge.py
+# From the best passages to the one passage of what they name: a name mentioned there that is
+# the title of exactly one document (its own passage, as an article is a person's or a
+# band's), outside the documents already at the top.
+BRIDGE_CHUNKS = """
+MATCH (t:Chunk) WHERE t.id IN $chunks
+WITH collect(t.document_id) AS documents
+UNWIND $chunks AS cid
+MATCH (:Chunk {id: cid})<-[:MENTIONED_IN]-(e:Entity)
+MATCH (d:Document {title: e.name})
+WITH documents, cid, e, collect(d) AS owners
+WHERE size(owners) = 1
+WITH documents, cid, e, owners[0] AS d
+WHERE NOT d.id IN documents
+MATCH (c:Chunk {document_id: d.id})
+WHERE c.ordinal = 0 AND c.furniture IS NULL
+RETURN cid, e.name, c.id
+LIMIT $limit
+"""
