@@ -6,7 +6,16 @@ from __future__ import annotations
 import signal
 import sys
 
-from . import answers, demo, documents, extraction, graph, service, store  # noqa: F401
+from . import (  # noqa: F401  (they register)
+    answers,
+    demo,
+    documents,
+    evaluation,
+    extraction,
+    graph,
+    service,
+    store,
+)
 from .common import app, err
 
 __all__ = ["app", "main"]
