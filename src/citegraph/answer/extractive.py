@@ -29,7 +29,7 @@ from .question_kind import Kind, frame_words, has_candidate, measure_words, ques
 
 MAX_SENTENCES = 2
 MAX_QUOTE_BYTES = 400
-MIN_COVERAGE = 0.6
+MIN_COVERAGE = 0.65
 NEIGHBOUR_WEIGHT = 0.5
 RANK_PENALTY = 0.02
 
@@ -178,8 +178,13 @@ class ExtractiveAnswerer:
         if not key or not found:
             return json.dumps({"declined": "no sentence of the evidence to weigh"})
         # Rarer terms weigh more: a term every sentence holds tells nothing apart.
+        # Rarer terms weigh more, by their frequency in the scope where retrieval counted it;
+        # else among the evidence's units (a term every unit holds tells nothing apart).
+        in_scope = dict(evidence.term_weights)
         weights = {
-            k: math.log(1 + len(found) / max(1, sum(k in u.stems for u in found))) for k in key
+            k: in_scope.get(k)
+            or math.log(1 + len(found) / max(1, sum(k in u.stems for u in found)))
+            for k in key
         }
         total = sum(weights.values())
         asked = stems(question)

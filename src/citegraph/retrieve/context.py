@@ -32,7 +32,7 @@ from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
 from .bridge import BRIDGE_FROM, bridged
-from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words
+from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words, scope_weights
 from .respelling import respell_words
 from .walk import walk
 
@@ -262,6 +262,7 @@ def gather(
         policy=policy,
         omitted_items=omitted,
         limits_reached=tuple(limits),
+        term_weights=scope_weights(words, stats),
     )
 
 

@@ -82,3 +82,14 @@ def bm25_ranked(
         scored.append((chunk_id, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored[:limit]
+
+
+def scope_weights(words: list[str], stats: TermStats) -> tuple[tuple[str, float], ...]:
+    """(stem, inverse document frequency in the scope's chunks) of the question's words whose
+    frequency this call counted (TermStats keeps them)."""
+    found: dict[str, float] = {}
+    for word in query_words(words):
+        df = stats.frequencies.get(word)
+        if df is not None:
+            found.setdefault(stem(word), math.log(1 + stats.chunks / (df + 0.5)))
+    return tuple(found.items())

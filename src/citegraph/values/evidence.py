@@ -67,3 +67,6 @@ class Evidence:
     policy: TraversalPolicy = field(default_factory=TraversalPolicy)
     omitted_items: int = 0
     limits_reached: tuple[str, ...] = ()
+    # How telling each question word is in the whole scope (stem, inverse document frequency
+    # over its chunks); the offline answerer weighs terms by it. Not part of the JSON.
+    term_weights: tuple[tuple[str, float], ...] = ()
