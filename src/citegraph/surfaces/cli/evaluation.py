@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ...config import load_settings
 from ...errors import CitegraphError
 from .common import HomeOpt, JsonOpt, KOpt, UrlOpt, app, err, escape, fail, open_workspace, out
 
@@ -28,7 +32,8 @@ def evaluate(
     corpus: Annotated[
         Path | None,
         typer.Option(
-            "--corpus", help=f"Ingest these files into a fresh scope {EVAL_SCOPE!r} first."
+            "--corpus",
+            help="Ingest these files into a store of its own (thrown away after) and ask it.",
         ),
     ] = None,
     fmt: Annotated[
@@ -51,13 +56,15 @@ def evaluate(
     by reason, latency p50/p95, and the offline answerer's precision-coverage curve; a
     markdown report with PNG plots (the `eval` extra) in --out.
 
-    Without --scope or --corpus, a SQuAD or HotpotQA file's own paragraphs are ingested into
-    a fresh scope named 'eval' (each paragraph a document, named as the gold documents are)."""
+    Without --scope, the corpus (--corpus, or a SQuAD or HotpotQA file's own paragraphs, each
+    a document named as the gold documents are) is ingested into a temporary store of its
+    own: the store at --home is not touched."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from ...evaluate import questions as sets
     from ...evaluate.report import figures, markdown, plot
     from ...evaluate.runner import run
+    from ...workspace import Workspace
 
     if scope is not None and corpus is not None:
         fail("give --scope or --corpus, not both", 2)
@@ -70,18 +77,22 @@ def evaluate(
     if scope is None and corpus is None and not loaded.corpus:
         fail("a JSONL question set needs --scope (a scope holding its documents) or --corpus", 2)
     asked = list(loaded.questions)[:: limit or 1]
-    with open_workspace(home, url) as ws:
+    columns = (TextColumn("asking"), BarColumn(), MofNCompleteColumn())
+    with contextlib.ExitStack() as stack:
         try:
             if scope is None:
-                ws.drop_scope(EVAL_SCOPE)
-                target = ws.scope(EVAL_SCOPE)
+                # A corpus to ingest goes into a store of its own, thrown away afterwards:
+                # nothing of the user's store is read, replaced or dropped.
+                scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="cg-eval-"))
+                # Embedded, whatever CITEGRAPH_GRAPH_URL says: a server's scopes stay as they are.
+                settings = replace(load_settings(home=scratch), graph_url=None)
+                target = stack.enter_context(Workspace(settings)).scope(EVAL_SCOPE)
                 if corpus is not None:
                     target.ingest(corpus)
                 else:
                     target.ingest_many(list(loaded.corpus), media_type="text/plain")
             else:
-                target = ws.scope(scope)
-            columns = (TextColumn("asking"), BarColumn(), MofNCompleteColumn())
+                target = stack.enter_context(open_workspace(home, url)).scope(scope)
             with Progress(*columns, console=err, disable=as_json, transient=True) as bar:
                 task = bar.add_task("asking", total=len(asked))
                 result = run(
