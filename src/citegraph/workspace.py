@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import threading
+import time
 import weakref
 from dataclasses import replace
 from pathlib import Path
@@ -160,7 +161,7 @@ class Workspace:
         found = probe(lambda: self.store.ping(PING_TIMEOUT_S))
         if found.state is not GraphState.DOWN or self._server is None or self._closed:
             return found
-        if self._reviver.running or (self._server.server_pid() is None and self._reviver.start()):
+        if self._reviver.running or (self._server_gone() and self._reviver.start()):
             return replace(
                 found,
                 detail=f"{found.detail}; the embedded FalkorDB is restarting",
@@ -173,6 +174,17 @@ class Workspace:
                 restart_error=self._reviver.last_error,
             )
         return found
+
+    def _server_gone(self, grace_s: float = 0.5) -> bool:
+        """Whether the embedded server process is gone. A killed server can reset its
+        connections a moment before the kernel has it gone: allow it that moment."""
+        assert self._server is not None
+        deadline = time.monotonic() + grace_s
+        while self._server.server_pid() is not None:
+            if time.monotonic() >= deadline:
+                return False  # alive, and not answering: hung, not dead
+            time.sleep(0.05)
+        return True
 
     def wait_for_restart(self, timeout_s: float | None = None) -> None:
         """Wait for a restart that `health` began, if any (for tests and scripts)."""
