@@ -77,21 +77,23 @@ _MEASURES = {
 }
 
 
+def _how(question: str) -> str | None:
+    """The word after "how" ("old" in "how old is she?"), if the question has one."""
+    match = re.search(r"\bhow\s+(\w+)", question.casefold())
+    return match.group(1) if match else None
+
+
 def measure_words(question: str) -> frozenset[str] | None:
     """The unit words a number must stand next to, for "how old/long/tall/..." questions."""
-    match = re.search(r"\bhow\s+(\w+)", question.casefold())
-    if match is None or match.group(1) not in _MEASURES:
-        return None
-    return frozenset(_MEASURES[match.group(1)].split())
+    word = _how(question)
+    return frozenset(_MEASURES[word].split()) if word in _MEASURES else None
 
 
 def frame_words(question: str) -> frozenset[str]:
     """Words that belong to the question's frame, not its terms: the adjective of "how old",
     "how many"."""
-    match = re.search(r"\bhow\s+(\w+)", question.casefold())
-    if match is not None and match.group(1) in _NUMBER_HOW:
-        return frozenset({match.group(1)})
-    return frozenset()
+    word = _how(question)
+    return frozenset({word}) if word in _NUMBER_HOW else frozenset()
 
 
 def question_kind(question: str) -> Kind:

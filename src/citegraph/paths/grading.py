@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..extract.modality import assess
-from ..ingest.pdf import page_of
 from ..store.graph import GraphHandle
 from ..store.queries.paths import EVIDENCE_CHUNKS
-from ..values.documents import Citation, Grounding, TextOrigin
+from ..text.citations import at_span
+from ..values.documents import Citation, TextOrigin
 from ..values.paths import EntityRef, Grade, Hop
 
 CO_MENTIONED = "CO_MENTIONED"
@@ -103,18 +103,10 @@ class EvidenceReader:
         low, high = edge.start_byte - chunk.start_byte, edge.end_byte - chunk.start_byte
         if not (0 <= low < high <= len(chunk.raw)) or chunk.raw[low:high] != edge.quote.encode():
             return None
-        pages = chunk.page_starts
-        citation = Citation(
-            document_id=chunk.document_id,
-            chunk_id=chunk.id,
-            start_byte=edge.start_byte,
-            end_byte=edge.end_byte,
-            quote=edge.quote,
-            grounding=Grounding.SOURCE,
-            page=page_of(pages, edge.start_byte) if pages else None,
-            end_page=page_of(pages, edge.end_byte - 1) if pages else None,
-            text_origin=chunk.origin,
-        )
+        citation = at_span(
+            chunk.document_id, chunk.id, edge.start_byte, edge.end_byte, edge.quote,
+            chunk.page_starts, chunk.origin,
+        )  # fmt: skip
         return citation, chunk.document_name
 
 

@@ -26,7 +26,7 @@ from ..store.queries.retrieval import (
     NEIGHBOUR_CHUNKS,
 )
 from ..store.schema import INDEXES, VECTOR_INDEX, index_states
-from ..text.respell import question_word_typo, respell
+from ..text.respell import respell
 from ..text.words import content_words, framing, stem, stems, tokens
 from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
@@ -365,11 +365,10 @@ def _verdict(
     uncovered: list[str] = []
     respelled = list(respelled_before)
     vocabulary: list[str] | None = None
-    for index, word in enumerate(words):
+    # `words` come from respelling.respell_words: a misspelt question word ("Wat") is gone.
+    for word in words:
         if stem(word) in covered or framing(word):
             continue  # covered, or a word that frames the question ("called", "happen")
-        if index == 0 and question_word_typo(word):
-            continue  # "Wat language ...": a misspelt question word, not a term
         if vocabulary is None:
             vocabulary = sorted({t.casefold() for item in items for t in tokens(item.text)})
         stored = respell(word, vocabulary)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..ingest.pdf import page_of
-from ..values.documents import Chunk, Citation, Document, Grounding
+from ..values.documents import Chunk, Citation, Document, Grounding, TextOrigin
 from .fold import FoldedText
 from .quotes import QuoteNotFound, locate_in
 
@@ -25,15 +25,30 @@ def cite(
         return match
     start = chunk.start_byte + match.start_byte
     end = chunk.start_byte + match.end_byte
-    pages = document.page_starts
+    return at_span(
+        document.id, chunk.id, start, end, match.text, document.page_starts, document.origin
+    )
+
+
+def at_span(
+    document_id: str,
+    chunk_id: str,
+    start: int,
+    end: int,
+    quote: str,
+    page_starts: tuple[int, ...],
+    origin: TextOrigin | None,
+) -> Citation:
+    """The citation of the stored bytes [start, end) of a document (`quote`: those bytes),
+    with the pages of its first and last byte."""
     return Citation(
-        document_id=document.id,
-        chunk_id=chunk.id,
+        document_id=document_id,
+        chunk_id=chunk_id,
         start_byte=start,
         end_byte=end,
-        quote=match.text,
+        quote=quote,
         grounding=Grounding.SOURCE,
-        page=page_of(pages, start) if pages else None,
-        end_page=page_of(pages, end - 1) if pages else None,
-        text_origin=document.origin,
+        page=page_of(page_starts, start) if page_starts else None,
+        end_page=page_of(page_starts, end - 1) if page_starts else None,
+        text_origin=origin,
     )
