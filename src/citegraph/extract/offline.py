@@ -9,8 +9,9 @@ It proposes:
   "checkoutservice", "payment-gateway");
 - `title`: the title given with the document, wherever it appears.
 
-Proposals are only proposals: the pipeline locates each one in its chunk with the quote matcher
-before anything is stored.
+Proposals are only proposals: before anything is stored, the pipeline checks that the chunk
+holds exactly the name where the extractor read it (`Candidate.start`), or locates it with the
+quote matcher (the title, and any extractor that gives no offset).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ _DOTTED = re.compile(r"[a-z]{2,}\.[a-z]{2,}")
 
 
 def _kind(word: str) -> str | None:
-    # Cheap str tests first: this runs for every word of every chunk.
+    # Cheap str tests first: this runs for every word name_scan finds worth a look.
     bare = word.rstrip(".'’")
     first = bare[:1]
     if first.isupper():
