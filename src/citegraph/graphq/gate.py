@@ -59,9 +59,14 @@ class Allowed:
 @dataclass(frozen=True)
 class NotAllowed:
     why: str
+    malformed: bool = False  # not Cypher the gate can read (unclosed): worth one repair
 
 
 class _Refuse(Exception):
+    pass
+
+
+class _Malformed(_Refuse):
     pass
 
 
@@ -78,9 +83,15 @@ def check(text: str, schema: GraphSchema, bounds: Bounds | None = None) -> Allow
         edits = _limits(tokens, bounds.max_rows)
         return Allowed(_render(text, tokens, edits, walk.called), bounds.max_rows)
     except LexError as exc:
-        return NotAllowed(str(exc))
+        return NotAllowed(str(exc), malformed=not _look_alike(str(exc)))
+    except _Malformed as exc:
+        return NotAllowed(str(exc), malformed=True)
     except _Refuse as exc:
         return NotAllowed(str(exc))
+
+
+def _look_alike(why: str) -> bool:
+    return "outside a string" in why
 
 
 def _one_statement(tokens: list[Token]) -> list[Token]:
@@ -120,7 +131,7 @@ class _Walk:
         while i < len(self.t):
             i = self._step(i)
         if self.stack:
-            raise _Refuse("a bracket is never closed")
+            raise _Malformed("a bracket is never closed")
 
     def _at(self, i: int) -> Token | None:
         return self.t[i] if 0 <= i < len(self.t) else None
@@ -148,7 +159,7 @@ class _Walk:
         elif text in (")", "]", "}"):
             want = {")": ("(",), "]": ("[", "rel"), "}": ("map", "block")}[text]
             if not self.stack or self.stack[-1] not in want:
-                raise _Refuse(f"the brackets do not match at offset {self.t[i].start}")
+                raise _Malformed(f"the brackets do not match at offset {self.t[i].start}")
             self.stack.pop()
         elif text == ":" or (text == "|" and self._in("rel")):
             # (a map key's colon never gets here: _name_step takes it with its key)

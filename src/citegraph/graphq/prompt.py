@@ -42,7 +42,7 @@ def messages(question: str, schema: str) -> list[Message]:
     ]
 
 
-def repair(earlier: list[Message], reply: str, query: str, error: str) -> list[Message]:
+def repair(earlier: list[Message], reply: str, error: str) -> list[Message]:
     return [
         *earlier,
         Message("assistant", reply),

@@ -19,7 +19,7 @@ from ..values.answers import Disposition, Receipt
 from ..values.graphq import GraphAnswer, GraphRefusal, GraphSchema
 from . import prompt
 from .citing import cite_rows
-from .gate import Allowed, Bounds, check
+from .gate import Allowed, Bounds, NotAllowed, check
 from .rows import RowShaper
 from .schema import describe
 
@@ -109,26 +109,28 @@ def _write_query(
 ) -> Allowed:
     messages = prompt.messages(question, describe(schema))
     reply = spent.ask(chat, messages)
-    allowed = _gate(reply, schema, bounds, spent)
-    error = _plan_error(graph, allowed.cypher)
-    if error is None:
-        return allowed
-    # One repair round, with the store's words.
-    retry = spent.ask(chat, prompt.repair(messages, reply, allowed.cypher, error))
-    again = _gate(retry, schema, bounds, spent)
-    if again.cypher == allowed.cypher:
+    first = _attempt(reply, graph, schema, bounds, spent)
+    if isinstance(first, Allowed):
+        return first
+    # One repair round, with the store's (or the gate's) words.
+    retry = spent.ask(chat, prompt.repair(messages, reply, first))
+    second = _attempt(retry, graph, schema, bounds, spent)
+    if spent.written[-1].strip() == spent.written[-2].strip():
         raise _Refused(
             GraphRefusal.INVALID_QUERY,
-            f"the repair wrote the same query again; the store said: {error}",
-            again.cypher,
+            f"the repair wrote the same query again; the first one failed: {first}",
+            spent.written[-1],
         )
-    second = _plan_error(graph, again.cypher)
-    if second is not None:
-        raise _Refused(GraphRefusal.INVALID_QUERY, second, again.cypher)
-    return again
+    if isinstance(second, Allowed):
+        return second
+    raise _Refused(GraphRefusal.INVALID_QUERY, second, spent.written[-1])
 
 
-def _gate(reply: str, schema: GraphSchema, bounds: Bounds, spent: _Spent) -> Allowed:
+def _attempt(
+    reply: str, graph: GraphHandle, schema: GraphSchema, bounds: Bounds, spent: _Spent
+) -> Allowed | str:
+    """The query allowed to run, or why the store cannot run it (worth a repair); raises for
+    every other refusal."""
     read = prompt.read_reply(reply)
     if read.declined is not None:
         raise _Refused(GraphRefusal.MODEL_DECLINED, read.declined)
@@ -136,9 +138,12 @@ def _gate(reply: str, schema: GraphSchema, bounds: Bounds, spent: _Spent) -> All
         raise _Refused(GraphRefusal.UNREADABLE_RESPONSE, read.unreadable or "not a query")
     spent.written.append(read.query)
     verdict = check(read.query, schema, bounds)
-    if not isinstance(verdict, Allowed):
+    if isinstance(verdict, NotAllowed):
+        if verdict.malformed:
+            return verdict.why
         raise _Refused(GraphRefusal.NOT_ALLOWED, verdict.why, read.query)
-    return verdict
+    error = _plan_error(graph, verdict.cypher)
+    return verdict if error is None else error
 
 
 def _plan_error(graph: GraphHandle, cypher: str) -> str | None:
