@@ -10,19 +10,22 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from citegraph.testing.stub_server import OpenAIStubServer
+
 from helpers import CITEGRAPH
 
 CALLS = "The checkout-service calls the payment-service for every order."
 NORTHWIND = "Northwind Retail reports that the invoice export drops the currency column."
 
 
-def _session(home: Path, *scopes: str) -> Client:
+def _session(home: Path, *scopes: str, extra: dict[str, str] | None = None) -> Client:
     args = ["mcp", "--home", str(home)]
     for scope in scopes:
         args += ["--scope", scope]
     # The SDK passes only a few variables to the server: pass the tests' settings on (among
     # them no linger, so that the store stops with the server).
     env = {k: v for k, v in os.environ.items() if k.startswith("CITEGRAPH_")}
+    env.update(extra or {})
     return Client(
         StdioServerParameters(command=CITEGRAPH, args=args, env=env), read_timeout_seconds=120
     )
@@ -119,6 +122,9 @@ async def _conversation(home: Path) -> dict[str, Any]:
         seen["impact_hops"] = await client.call_tool(
             "graph_impact", {"entity": "payment-service", "max_hops": 9}
         )
+        seen["graph_query_off"] = await client.call_tool(
+            "graph_query", {"question": "How many documents are there?"}
+        )
         seen["other_scope"] = await client.call_tool(
             "memory_context", {"question": "invoice export", "scope": "agent-b"}
         )
@@ -143,7 +149,7 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     tools = seen["tools"]
     tools_named = {
         "memory_context", "memory_remember", "answer", "check_answer", "relations",
-        "graph_impact", "graph_paths",
+        "graph_impact", "graph_paths", "graph_query",
     }  # fmt: skip
     assert set(tools) == tools_named
     rules = tools["memory_context"].description
@@ -191,5 +197,61 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     closed_walk = seen["impact_closed"]
     assert closed_walk.is_error is True and "not open to this server" in closed_walk.content[0].text
     assert "graded" in tools["graph_impact"].description
+    off = seen["graph_query_off"]  # experimental, off unless the server turns it on
+    assert off.is_error is True and "CITEGRAPH_TEXT2CYPHER" in off.content[0].text
     too_long = seen["too_long"]
     assert too_long.is_error is True and "question: 2,400 characters" in too_long.content[0].text
+
+
+CALLS_QUERY = (
+    "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE r.type = 'calls' RETURN a.name, b.name, r"
+)
+
+
+async def _graph_conversation(home: Path, url: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    turned_on = {
+        "CITEGRAPH_TEXT2CYPHER": "on", "CITEGRAPH_CHAT_MODEL": "stub",
+        "CITEGRAPH_CHAT_BASE_URL": url, "CITEGRAPH_CHAT_API_KEY": "test",
+    }  # fmt: skip
+    async with _session(home, "agent-a", "agent-b", extra=turned_on) as client:
+        _structured(
+            await client.call_tool(
+                "memory_remember",
+                {
+                    "source": "architecture notes",
+                    "relations": [{"source": "checkout-service", "target": "payment-service",
+                                   "type": "calls"}],
+                    "entities": [{"name": "checkout-service", "type": "service"},
+                                 {"name": "payment-service", "type": "service"}],
+                    "passages": [{"text": CALLS,
+                                  "mentions": ["checkout-service", "payment-service"]}],
+                },
+            )
+        )  # fmt: skip
+        question = {"question": "Which services call which?"}
+        seen["a"] = _structured(await client.call_tool("graph_query", question))
+        seen["b"] = _structured(
+            await client.call_tool("graph_query", {**question, "scope": "agent-b"})
+        )
+        seen["closed"] = await client.call_tool("graph_query", {**question, "scope": "nope"})
+    return seen
+
+
+def test_graph_query_over_stdio(tmp_path: Path) -> None:
+    with OpenAIStubServer(lambda messages: CALLS_QUERY) as stub:
+        seen = asyncio.run(_graph_conversation(tmp_path / "home", stub.url))
+        schema_sent = stub.requests[0]["messages"][1]["content"]
+    a = seen["a"]
+    assert a["format"] == "citegraph-graph-query/1" and a["disposition"] == "answered"
+    assert a["rows"][0][:2] == ["checkout-service", "payment-service"]
+    assert a["citations"] and a["uncitedRows"] == []
+    for cited in a["citations"]:  # every row's relation, read from the stored bytes
+        assert [c["quote"] for c in cited["citations"]] == [CALLS]
+    assert a["receipt"]["chatCalls"] == 1 and a["cypher"].endswith("LIMIT 51")
+    assert "(:Entity)" in schema_sent and "embedding" not in schema_sent
+    b = seen["b"]  # another scope: it holds nothing, and says so
+    assert b["disposition"] == "refused" and b["reason"] == "not-allowed"
+    assert "no node or relationship stored in this scope has it" in b["detail"]
+    closed = seen["closed"]
+    assert closed.is_error is True and "not open to this server" in closed.content[0].text

@@ -8,15 +8,15 @@ the response, and scope B must still hold what it held.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from citegraph import Workspace
+from citegraph import ScriptedChat, Workspace
 from citegraph.surfaces.http import TokenFile, create_app
 
 _n = itertools.count()
@@ -33,8 +33,14 @@ class World:
     a_doc: dict[str, Any]
 
 
+def graph_chat() -> ScriptedChat:
+    """Writes the same read query for every graph question (answers get it too, and refuse
+    it as unreadable: still a 200)."""
+    return ScriptedChat(lambda messages: "MATCH (c:Chunk) RETURN c, c.text AS text")
+
+
 @pytest.fixture(scope="module")
-def world(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> World:
+def world(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     a, b = f"iso_a{next(_n)}", f"iso_b{next(_n)}"
     tokens = TokenFile(tmp_path_factory.mktemp("tokens") / "tokens.json")
     made = {
@@ -47,10 +53,13 @@ def world(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Wor
     record = tokens.find(made["revoked"])
     assert record is not None
     tokens.revoke(record.id)
-    client = TestClient(create_app(workspace, tokens), raise_server_exceptions=False)
+    # Text2Cypher on for this module, as `citegraph serve --text2cypher` would turn it on.
+    settings = workspace.settings
+    workspace.settings = replace(settings, text2cypher=True)
+    client = TestClient(create_app(workspace, tokens, graph_chat()), raise_server_exceptions=False)
     a_doc = workspace.scope(a).ingest(b"Alpha notes about the invoice export.", name="alpha.txt")
     b_doc = workspace.scope(b).ingest(SECRET.encode(), name="bravo-secret.txt")
-    return World(
+    yield World(
         client,
         a,
         b,
@@ -58,6 +67,7 @@ def world(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Wor
         {"id": b_doc[0].document.id, "name": "bravo-secret.txt"},
         {"id": a_doc[0].document.id, "name": "alpha.txt"},
     )
+    workspace.settings = settings
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -106,7 +116,8 @@ def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ign
 
 
 REM, ANS, DOCS = "/v1/memory/remember", "/v1/answers", "/v1/documents"
-IMPACT, PATHS = "/v1/impact", "/v1/paths"
+IMPACT, PATHS, GRAPHQ = "/v1/impact", "/v1/paths", "/v1/graph/query"
+GQ = {"question": "Which passages are stored?"}
 # Named in B's document only: what A's scope knows of it must be nothing, not even a spelling.
 WALK = {"entity": "Zanzibr ledger"}
 WALK_PATHS = {"source": "Zanzibr ledger", "target": "fjord tariffs"}
@@ -148,6 +159,10 @@ CASES = [
     Case("impact with no token", _with("POST", IMPACT, "", "A", json=WALK), 401),
     Case("paths in own scope", _with("POST", PATHS, "ro_a", "A", json=WALK_PATHS), 200),
     Case("paths in other scope", _with("POST", PATHS, "rw_a", "B", json=WALK_PATHS), 403),
+    Case("graph query in own scope", _with("POST", GRAPHQ, "ro_a", "A", json=GQ), 200),
+    Case("graph query in other scope", _with("POST", GRAPHQ, "rw_a", "B", json=GQ), 403),
+    Case("graph query, write-only token", _with("POST", GRAPHQ, "wo_a", "A", json=GQ), 403),
+    Case("graph query with no token", _with("POST", GRAPHQ, "", "A", json=GQ), 401),
 ]  # fmt: skip
 
 

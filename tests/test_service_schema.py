@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from citegraph import Workspace
+from citegraph import ScriptedChat, Workspace
 from citegraph.retrieve.context import FORBIDDEN_IN_QUESTION
 from citegraph.surfaces.http import TokenFile, create_app
 
@@ -38,11 +40,17 @@ def not_a_server_error(ctx: Any, response: Any, case: Any) -> bool:
 
 
 @pytest.fixture(scope="module")
-def api_schema(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Any:
+def api_schema(workspace: Workspace, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     tokens = TokenFile(tmp_path_factory.mktemp("st") / "tokens.json")
     _token["value"] = tokens.create([SCOPE], "read,write")
     workspace.scope(SCOPE).ingest(b"The harbour wall was rebuilt in 1884.", name="wall.txt")
-    return schemathesis.openapi.from_asgi("/openapi.json", create_app(workspace, tokens))
+    # Text2Cypher on (as `citegraph serve --text2cypher`), with a model that always writes
+    # one read query; answers get it too and refuse it as unreadable, still a 200.
+    settings = workspace.settings
+    workspace.settings = replace(settings, text2cypher=True)
+    chat = ScriptedChat(lambda messages: "MATCH (c:Chunk) RETURN c LIMIT 5")
+    yield schemathesis.openapi.from_asgi("/openapi.json", create_app(workspace, tokens, chat))
+    workspace.settings = settings
 
 
 def _aim(case: Any) -> None:
@@ -66,7 +74,7 @@ def _aim(case: Any) -> None:
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    assert len(operations) == 11
+    assert len(operations) == 12
 
     for operation in operations:
         if mode is GenerationMode.NEGATIVE and operation.path == "/v1/health":
@@ -107,6 +115,7 @@ def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
             "GET /v1/health",
             "POST /v1/impact",
             "POST /v1/paths",
+            "POST /v1/graph/query",
         ):
             seen = sorted((k[1:], n) for k, n in _seen.items() if k[1] == label)
             assert _seen[("positive", label, 200)] > 0, seen

@@ -291,7 +291,10 @@ class _Walk:
 
     def _property(self, tok: Token) -> None:
         if tok.text not in self.schema.properties:
-            raise _Refuse(f"the property {tok.text!r} is not in the schema")
+            raise _Refuse(
+                f"the property {tok.text!r} is not in the schema (no node or relationship "
+                "stored in this scope has it)"
+            )
 
     def _subscript(self, i: int) -> None:
         """`n['text']` reads a property by its name as a string."""

@@ -31,7 +31,8 @@ def read_schema(graph: GraphHandle) -> GraphSchema:
     counts = {str(label): int(n) for label, n in graph.ro_query(NODE_LABELS)}
     nodes = []
     for label in PUBLIC_LABELS:
-        if label not in counts:
+        if label not in counts:  # listed all the same: a query may count what is not there
+            nodes.append(NodeKind(label, 0, ()))
             continue
         rows = graph.ro_query(
             NODE_SAMPLE, {"label": label, "sample": _SAMPLE, "hidden": list(HIDDEN_PROPERTIES)}
@@ -47,6 +48,7 @@ def read_schema(graph: GraphHandle) -> GraphSchema:
     edges = []
     for edge_type in PUBLIC_TYPES:
         if edge_type not in ends:
+            edges.append(EdgeKind(edge_type, 0, (), ()))
             continue
         rows = graph.ro_query(
             EDGE_SAMPLE,

@@ -171,6 +171,13 @@ class ImpactRequest(Strict):
     policy: PolicyIn | None = None
 
 
+class GraphQueryRequest(Strict):
+    scope: str = ScopeName
+    question: str = Field(
+        min_length=1, description="A question about the graph itself: counts, lists, links."
+    )
+
+
 class PathsRequest(Strict):
     scope: str = ScopeName
     source: str = Field(min_length=1, max_length=MAX_NAME)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ..values.documents import Citation
 from ..values.paths import (
     Affected,
     EntityRef,
@@ -132,18 +133,21 @@ def _ref(ref: EntityRef | None) -> EntityRefOut | None:
     return EntityRefOut(key=ref.key, name=ref.name, type=ref.type) if ref else None
 
 
+def evidence_out(e: Citation, document_name: str | None) -> HopEvidenceOut:
+    """A verified citation with its document's name (a hop's evidence, a graph row's)."""
+    origin = e.text_origin
+    return HopEvidenceOut(
+        document_id=e.document_id, document_name=document_name, chunk_id=e.chunk_id,
+        start_byte=e.start_byte, end_byte=e.end_byte, quote=e.quote, page=e.page,
+        end_page=e.end_page,
+        text_origin=TextOriginOut(kind=origin.kind, source=origin.source, method=origin.method)
+        if origin else None,
+    )  # fmt: skip
+
+
 def _hop(hop: Hop) -> HopOut:
     e = hop.evidence
-    evidence = None
-    if e is not None:
-        origin = e.text_origin
-        evidence = HopEvidenceOut(
-            document_id=e.document_id, document_name=hop.document_name, chunk_id=e.chunk_id,
-            start_byte=e.start_byte, end_byte=e.end_byte, quote=e.quote, page=e.page,
-            end_page=e.end_page,
-            text_origin=TextOriginOut(kind=origin.kind, source=origin.source, method=origin.method)
-            if origin else None,
-        )  # fmt: skip
+    evidence = evidence_out(e, hop.document_name) if e is not None else None
     return HopOut(
         start=EntityRefOut(key=hop.start.key, name=hop.start.name, type=hop.start.type),
         end=EntityRefOut(key=hop.end.key, name=hop.end.name, type=hop.end.type),

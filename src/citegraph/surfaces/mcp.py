@@ -29,6 +29,7 @@ from ..limits import (
 from ..scope import OpenScopes, Scope
 from ..service import shapes
 from ..service.checking import check_answer
+from ..service.graph_query_shapes import graph_query_shape
 from ..service.requests import (
     EntityIn,
     PassageIn,
@@ -42,6 +43,7 @@ from ..service.shapes import wire
 from ..service.walk_shapes import impact_shape, paths_shape
 from ..values.answers import Answer
 from ..values.evidence import Evidence
+from ..values.graphq import GraphAnswer
 from ..workspace import Workspace
 
 T = TypeVar("T")
@@ -86,6 +88,13 @@ their reason; never present them as facts. `truncated` means more were found tha
 PATHS_DOC = """How two entities are connected: the best paths, each hop graded (supported,
 inferred, insufficient) with its verified quote or the reason it has none. An empty list means
 no connection within max_hops under the policy, not that none exists anywhere."""
+
+GRAPH_QUERY_DOC = """Experimental, off unless the server runs with CITEGRAPH_TEXT2CYPHER=on: a
+question about the graph itself (how many documents mention X, which services call Y), answered
+by one read-only Cypher query a chat model writes from the scope's schema, checked by a gate,
+run read-only with a timeout and a row limit. The answer is rows with the query as run, and
+the verified citations of rows holding chunks, mentions or relations; `uncitedRows` cite
+nothing. Read `cypher` before trusting the rows; a refusal has its `reason`."""
 
 CHECK_DOC = """Check an answer document (from `answer`, or `citegraph ask --export`): every
 quote must be its evidence item's bytes at its span; with `scope`, also the bytes stored
@@ -211,6 +220,19 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         result = _guarded(workspace, lambda: open_scopes.get(scope).paths(source, target, max_hops))
         return wire(paths_shape(result))
+
+    @server.tool(description=GRAPH_QUERY_DOC)
+    def graph_query(
+        question: Annotated[
+            str, Field(min_length=1, description="A question about the graph, in plain words.")
+        ],
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        def work() -> GraphAnswer:
+            within_limit("question", question, limit)
+            return open_scopes.get(scope).ask_graph(question)
+
+        return wire(graph_query_shape(_guarded(workspace, work)))
 
     @server.tool(name="check_answer", description=CHECK_DOC)
     def check_answer_tool(

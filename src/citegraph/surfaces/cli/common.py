@@ -71,6 +71,14 @@ HopsOpt = Annotated[
         "--hops", min=0, max=MAX_HOPS, help=f"Graph steps from the seeds (0 to {MAX_HOPS})."
     ),
 ]
+Text2CypherOpt = Annotated[
+    bool,
+    typer.Option(
+        "--text2cypher",
+        help="Turn on questions about the graph answered by model-written Cypher "
+        "(experimental; as CITEGRAPH_TEXT2CYPHER=on).",
+    ),
+]
 ModelOpt = Annotated[
     str | None,
     typer.Option(
@@ -138,10 +146,11 @@ def fail(message: str, code: int) -> NoReturn:
 
 @contextlib.contextmanager
 def open_workspace(
-    home: Path | None, url: str | None, model: str | None = None
+    home: Path | None, url: str | None, model: str | None = None, text2cypher: bool = False
 ) -> Iterator[Workspace]:
     """The workspace of --home/--url (or the settings); `model` (--model) names the chat
-    model answers use, over CITEGRAPH_CHAT_MODEL."""
+    model answers use, over CITEGRAPH_CHAT_MODEL; `text2cypher` (--text2cypher) turns graph
+    questions on, as CITEGRAPH_TEXT2CYPHER=on does."""
     from dataclasses import replace
 
     from ...config import load_settings
@@ -151,6 +160,8 @@ def open_workspace(
         settings = load_settings(home=home, url=url)
         if model:
             settings = replace(settings, chat_model=model)
+        if text2cypher:
+            settings = replace(settings, text2cypher=True)
         server = None
         if not settings.graph_url:
             # Start the embedded server first: it loads the store while the (slow) imports

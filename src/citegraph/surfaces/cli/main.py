@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (they register)
     evaluation,
     extraction,
     graph,
+    graph_query,
     service,
     store,
 )

@@ -17,6 +17,7 @@ from .common import (
     HomeOpt,
     JsonOpt,
     ModelOpt,
+    Text2CypherOpt,
     UrlOpt,
     app,
     err,
@@ -138,6 +139,7 @@ def serve(
     home: HomeOpt = None,
     url: UrlOpt = None,
     model: ModelOpt = None,
+    text2cypher: Text2CypherOpt = False,
 ) -> None:
     """Serve the HTTP API (OpenAPI at /docs). Every call but /v1/health needs a bearer token
     from `citegraph token create`. Binds to loopback unless told otherwise, and will not bind
@@ -150,6 +152,8 @@ def serve(
     settings = serving(load_settings(home=home, url=url))
     if model:
         settings = replace(settings, chat_model=model)
+    if text2cypher:
+        settings = replace(settings, text2cypher=True)
     tokens = TokenFile(settings.tokens_path)
     try:
         count = len(tokens.records())
@@ -189,6 +193,8 @@ def serve(
             os.environ["CITEGRAPH_GRAPH_URL"] = settings.graph_url
         if settings.chat_model:
             os.environ["CITEGRAPH_CHAT_MODEL"] = settings.chat_model
+        if settings.text2cypher:
+            os.environ["CITEGRAPH_TEXT2CYPHER"] = "on"
         uvicorn.run(
             "citegraph.surfaces.http.asgi:from_environment",
             factory=True,
@@ -215,10 +221,12 @@ def mcp(
     home: HomeOpt = None,
     url: UrlOpt = None,
     model: ModelOpt = None,
+    text2cypher: Text2CypherOpt = False,
 ) -> None:
     """Run the MCP server on stdio (tools: memory_context, memory_remember, answer,
-    check_answer). Point an MCP client at `citegraph mcp --scope NAME`."""
+    check_answer, relations, graph_impact, graph_paths, graph_query). Point an MCP client at
+    `citegraph mcp --scope NAME`."""
     from ..mcp import build_server
 
-    with open_workspace(home, url, model) as ws:
+    with open_workspace(home, url, model, text2cypher) as ws:
         build_server(ws, scope or ["default"]).run("stdio")

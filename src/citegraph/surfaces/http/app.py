@@ -25,7 +25,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     for code, what in {
         400: "The body cannot be parsed (not JSON, not UTF-8, a broken multipart form).",
         401: "No token, a malformed header, or an unknown or revoked token.",
-        403: "The token does not open this scope with this right.",
+        403: "The token does not open this scope with this right (forbidden), or an "
+        "experimental feature is off here (feature_off).",
         404: "No such document in the scope, or no such route.",
         413: "The request body is over the limit.",
         422: "A field is missing or out of bounds; the message names it.",

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ...service.graph_query_shapes import GraphQueryOut
 from ...service.shapes import (
     AnswerOut,
     CheckOut,
@@ -55,6 +56,10 @@ class DeletedResponse(Wire):
 
 
 class RelationsResponse(RelationsOut):
+    ok: Literal[True] = True
+
+
+class GraphQueryResponse(GraphQueryOut):
     ok: Literal[True] = True
 
 
