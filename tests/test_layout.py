@@ -142,6 +142,8 @@ def test_all_cypher_lives_in_the_named_query_modules() -> None:
     for module, path in MODULES.items():
         if module.startswith("citegraph.store.queries"):
             continue
+        if module.startswith("citegraph.graphq."):
+            continue  # the Text2Cypher gate names keywords (MATCH, MERGE...) to judge them
         for node in ast.walk(ast.parse(path.read_text())):
             text = node.value if isinstance(node, ast.Constant) else None
             if isinstance(text, str) and _CYPHER.search(text):
