@@ -215,3 +215,23 @@ def test_query_command_refusal_exits_4(tmp_path: Path) -> None:
 def test_environment_is_clean() -> None:
     # The tests above name their model themselves; none is inherited (conftest).
     assert "CITEGRAPH_CHAT_MODEL" not in os.environ
+
+
+def test_the_schema_is_reused_until_the_graph_changes(tmp_path: Path) -> None:
+    from citegraph.graphq.schema import SchemaCache
+
+    ws = Workspace(load_settings(tmp_path))
+    try:
+        scope = ws.scope("cache")
+        scope.ingest_many([("a.md", b"The alpha-service calls the beta-db.\n")])
+        cache = SchemaCache()
+        first = cache.get(scope.graph)
+        assert cache.get(scope.graph) is first  # nothing changed: not read again
+        scope.ingest_many([("b.md", b"The gamma-service reads from the delta-queue.\n")])
+        second = cache.get(scope.graph)
+        assert second is not first
+        [relates] = [e for e in second.edges if e.type == "RELATES"]
+        [kinds] = [p for p in relates.properties if p.name == "type"]
+        assert any(v.startswith("'reads'") for v in kinds.examples)
+    finally:
+        ws.close()

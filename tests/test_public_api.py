@@ -25,6 +25,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "audit",
         "paths",
         "evaluate",
+        "graphq",
     }
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:

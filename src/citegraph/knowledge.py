@@ -15,6 +15,7 @@ from .values.proposals import ExtractionEstimate, ExtractionRun
 if TYPE_CHECKING:
     from .extract.offline import Extractor
     from .extract.run import ProposingExtractor
+    from .graphq.schema import SchemaCache
     from .models.chat import ChatModel
     from .store.documents import DocumentRepository
     from .store.entities import EntityRepository
@@ -128,7 +129,7 @@ class ScopeKnowledge:
             raise InvalidQuestion("the question is empty")
         within_limit("question", question, settings.max_question_chars)
         self._prepare()
-        schema = self.graph_schema()
+        schema = self._schema_cache().get(self.graph)
         warnings: tuple[str, ...] = ()
         if self.workspace.store.query_memory_cap() is None:
             warnings = (
@@ -140,6 +141,15 @@ class ScopeKnowledge:
             Bounds(max_rows=settings.graph_query_max_rows),
             settings.graph_query_timeout_ms, warnings,
         )  # fmt: skip
+
+    def _schema_cache(self) -> SchemaCache:
+        from .graphq.schema import SchemaCache
+
+        cache: SchemaCache | None = getattr(self, "_graph_schema_cache", None)
+        if cache is None:
+            cache = SchemaCache()
+            self._graph_schema_cache = cache
+        return cache
 
     def _extraction_plan(
         self, extractor: Extractor | ProposingExtractor | None, again: bool
