@@ -35,9 +35,9 @@ from citegraph.graphq.schema import read_schema
 QUERIES = [
     ("count documents", "MATCH (d:Document) RETURN count(d)"),
     (
-        "callers of one service",
-        "MATCH (a:Entity)-[r:RELATES]->(b:Entity {name: 'svc-00042-service'}) "
-        "WHERE r.type = 'calls' RETURN a.name, r",
+        "one service's relations, cited",
+        "MATCH (a:Entity {name: 'svc-00042-service'})-[r:RELATES]->(b:Entity) "
+        "WHERE r.weak = false RETURN b.name, r",
     ),
     (
         "most mentioned entities",
@@ -45,6 +45,10 @@ QUERIES = [
         "ORDER BY n DESC LIMIT 10",
     ),
     ("a million rows asked", "MATCH (c:Chunk) RETURN c LIMIT 1000000"),
+    (
+        "chunks naming one service, cited",
+        "MATCH (e:Entity {name: 'svc-00042-service'})-[:MENTIONED_IN]->(c:Chunk) RETURN c",
+    ),
     (
         "two hops from one service",
         "MATCH (a:Entity {name: 'svc-00042-service'})-[:RELATES*1..2]->(b:Entity) "
@@ -85,7 +89,7 @@ def main() -> int:
             schema = read_schema(scope.graph)
             schema_ms.append((time.perf_counter() - began) * 1000)
         print(f"schema read: median {statistics.median(schema_ms):.0f} ms")
-        print(f"{'query':34} {'gate ms':>8} {'total ms':>9} {'rows':>5}  outcome")
+        print(f"{'query':34} {'gate ms':>8} {'total ms':>9} {'rows':>5} {'cited':>5}  outcome")
         ok = True
         for name, query in QUERIES:
             gate_ms, total_ms = [], []
@@ -106,7 +110,8 @@ def main() -> int:
                 outcome += f" cut: {', '.join(answer.limits_reached)}"
             print(
                 f"{name:34} {statistics.median(gate_ms):>8.2f} "
-                f"{statistics.median(total_ms):>9.0f} {len(answer.rows):>5}  {outcome}"
+                f"{statistics.median(total_ms):>9.0f} {len(answer.rows):>5} "
+                f"{len(answer.citations):>5}  {outcome}"
             )
             if "time out" in name:
                 ok = ok and answer.reason is not None and max(total_ms) < 3000 + max(schema_ms)
