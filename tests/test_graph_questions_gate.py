@@ -342,6 +342,8 @@ BENIGN = [
     "```cypher\nMATCH (d:Document) RETURN count(d) AS documents\n```",
     "MATCH (a:Entity)<-[:RELATES]-(b:Entity) RETURN a.name, b.name UNION MATCH (a:Entity)-[:RELATES]->(b:Entity) RETURN a.name, b.name",
     "UNWIND range(1, 5) AS i RETURN i * 2 AS twice",
+    "MATCH (e:Entity) WHERE e.type IN ['identifier'] RETURN e.name",
+    "MATCH (e:Entity) RETURN CASE WHEN true THEN ['x'] ELSE ['y'] END AS l LIMIT 1",
 ]  # fmt: skip
 
 

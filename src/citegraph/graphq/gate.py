@@ -302,7 +302,10 @@ class _Walk:
         if before is None or inside is None or inside.kind is not Kind.STRING:
             return
         closes = after is not None and after.kind is Kind.SYMBOL and after.text == "]"
-        if closes and (before.kind in (Kind.WORD, Kind.NAME) or before.text in (")", "]")):
+        variable = before.kind is Kind.NAME or (
+            before.kind is Kind.WORD and not self._keyword(before)
+        )  # `IN ['x']` is a list, not a lookup
+        if closes and (variable or before.text in (")", "]")):
             self._property(inside)
 
     def _var_length(self, i: int) -> int:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import Field
@@ -49,7 +50,6 @@ class GraphQueryOut(Wire):
 
 
 def graph_query_shape(answer: GraphAnswer) -> GraphQueryOut:
-    r = answer.receipt
     return GraphQueryOut(
         question=answer.question,
         disposition=answer.disposition.value,
@@ -72,12 +72,5 @@ def graph_query_shape(answer: GraphAnswer) -> GraphQueryOut:
         uncited_rows=list(answer.uncited_rows),
         limits_reached=list(answer.limits_reached),
         warnings=list(answer.warnings),
-        receipt=ReceiptOut(
-            answerer=r.answerer,
-            chat_calls=r.chat_calls,
-            input_tokens=r.input_tokens,
-            output_tokens=r.output_tokens,
-            retrieval_ms=r.retrieval_ms,
-            answer_ms=r.answer_ms,
-        ),
+        receipt=ReceiptOut.model_validate(asdict(answer.receipt)),
     )
