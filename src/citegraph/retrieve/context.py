@@ -31,7 +31,7 @@ from ..text.words import content_words, framing, stem, stems, tokens
 from ..values.documents import TextOrigin
 from ..values.evidence import Evidence, EvidenceItem, TraversalPolicy, Verdict, VerdictState
 from . import seeds as seeding
-from .bridge import BRIDGE_FROM, bridged
+from .bridge import BRIDGE_FROM, bridged, titled
 from .keywords import TermStats, bm25_ranked, load_chunk_stats, query_words, scope_weights
 from .respelling import respell_words
 from .walk import walk
@@ -218,6 +218,7 @@ def gather(
     fused = _fuse(lists)
     ranked = _order(fused, keyword_hits, k)
     if hops > 0 and ranked:
+        ranked = _titled_first(graph, ranked, fused, [s.name for s in named])
         ranked = _bridge(graph, ranked, fused)
     # Details only for the candidates that can still make it in (the rest count as omitted).
     shortlist = ranked[: 3 * k]
@@ -270,12 +271,26 @@ def gather(
 STRONG_KEYWORD = 0.5
 
 
+def _titled_first(
+    graph: GraphHandle,
+    ranked: list[str],
+    fused: dict[str, tuple[float, list[str]]],
+    names: list[str],
+) -> list[str]:
+    """`ranked` with the documents the question names by their titles (bridge.py) first."""
+    found = titled(graph, list(dict.fromkeys(names)))
+    for chunk in found:
+        score, found_by = fused.get(chunk, (0.0, []))
+        fused[chunk] = (score, [*found_by, "title"])
+    return [*found, *(c for c in ranked if c not in found)]
+
+
 def _bridge(
     graph: GraphHandle, ranked: list[str], fused: dict[str, tuple[float, list[str]]]
 ) -> list[str]:
     """`ranked` with the passages the best ones lead to (bridge.py) right after them."""
     top = ranked[:BRIDGE_FROM]
-    found = bridged(graph, top)
+    found = bridged(graph, top, set(fused))
     for chunk in found:
         score, found_by = fused.get(chunk, (0.0, []))
         fused[chunk] = (score, [*found_by, "bridge"])

@@ -131,13 +131,34 @@ MATCH (t:Chunk) WHERE t.id IN $chunks
 WITH collect(t.document_id) AS documents
 UNWIND $chunks AS cid
 MATCH (:Chunk {id: cid})<-[:MENTIONED_IN]-(e:Entity)
-MATCH (d:Document {title: e.name})
-WITH documents, cid, e, collect(d) AS owners
-WHERE size(owners) = 1
-WITH documents, cid, e, owners[0] AS d
-WHERE NOT d.id IN documents
-MATCH (c:Chunk {document_id: d.id})
+WITH DISTINCT documents, cid, e.name AS name
+OPTIONAL MATCH (exact:Document {title: name})
+WITH documents, cid, name, collect(exact.id) AS exact
+RETURN cid, name, [x IN exact WHERE NOT x IN documents], size(exact), documents
+"""
+
+# Documents whose title is `name` followed by a space, a comma, a parenthesis or an
+# apostrophe ("UNLV Rebels football", "Mark Masons' Hall, London", "Jack Harvey (basketball)"
+# for UNLV, Mark Masons' Hall, Jack Harvey): the titles in [name + ' ', name + '-'), which the
+# title index answers as a range.
+TITLES_LONGER = """
+UNWIND $names AS name
+MATCH (d:Document)
+WHERE d.title >= name + ' ' AND d.title < name + '-'
+RETURN name, collect(d.id)[..3]
+"""
+
+# Each document's first passage (not a page's furniture).
+FIRST_PASSAGES = """
+UNWIND $ids AS id
+MATCH (c:Chunk {document_id: id})
 WHERE c.ordinal = 0 AND c.furniture IS NULL
-RETURN cid, e.name, c.id
-LIMIT $limit
+RETURN id, c.id
+"""
+
+# Documents titled exactly with a name the question uses.
+TITLED = """
+UNWIND $names AS name
+MATCH (d:Document {title: name})
+RETURN name, collect(d.id)[..2]
 """
