@@ -220,3 +220,19 @@ def test_without_a_token_the_body_is_never_read(world: World) -> None:
     assert form.status_code == 401
     unknown_route = client.get("/v1/no-such-route")
     assert unknown_route.status_code == 401  # nothing about the API's shape without a token
+
+
+@pytest.mark.parametrize("path", ["/", "/ui/app.js", "/ui/app.css", "/ui/index.html"])
+def test_the_ui_pages_hold_no_data_and_need_no_token(world: World, path: str) -> None:
+    # The page and its script are the same for everyone; what a token may see comes only
+    # through the /v1 routes above, each checked in the table.
+    response = world.client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-security-policy"].startswith("default-src 'self'")
+    for leak in ("Zanzibar", "Alpha notes", world.b, world.a, world.b_doc["id"]):
+        assert leak not in response.text
+
+
+def test_the_ui_serves_only_its_own_files(world: World) -> None:
+    for path in ("/ui/../tokens.json", "/ui/nothing.js", "/ui/%2e%2e%2fpyproject.toml"):
+        assert world.client.get(path).status_code == 404

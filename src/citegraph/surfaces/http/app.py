@@ -9,16 +9,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 
 from ... import __version__
 from ...models.chat import ChatModel
 from ...service import shapes as s
 from ...service.tokens import TokenFile
 from ...workspace import Workspace
+from .. import web
 from . import answers, documents, graph, health, memory
 from .deps import Service
-from .guard import BodyLimit, Guard, RequireToken, error_response, install_error_handlers
+from .guard import BodyLimit, Guard, RequireToken, install_error_handlers
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody, "description": what}
@@ -80,9 +80,8 @@ def create_app(
     app.add_middleware(RequireToken, guard=guard, open_paths=("/v1/health",))
     for router in (health.router, memory.router, answers.router, documents.router, graph.router):
         app.include_router(router)
-
-    @app.api_route("/", methods=["GET"], include_in_schema=False)
-    async def root() -> JSONResponse:
-        return error_response(404, "not_found", "see /docs for the API, /v1/health for health")
+    # The web UI (a page and its script, no data): it reads through the routes above, with
+    # the token the person enters.
+    app.include_router(web.router)
 
     return app

@@ -10,6 +10,7 @@ from ...service.graph_query_shapes import GraphQueryOut
 from ...service.shapes import (
     AnswerOut,
     CheckOut,
+    ChunkOut,
     DocumentOut,
     EvidenceOut,
     IngestedOut,
@@ -48,6 +49,12 @@ class IngestResponse(Wire):
 class DocumentsResponse(Wire):
     ok: Literal[True] = True
     documents: list[DocumentOut]
+
+
+class ChunksResponse(Wire):
+    ok: Literal[True] = True
+    document: DocumentOut
+    chunks: list[ChunkOut] = Field(description="In order; only the one asked for with `chunk`.")
 
 
 class DeletedResponse(Wire):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, UploadFile
+from fastapi import APIRouter, File, Form, Query, UploadFile
 
+from ...errors import DocumentNotFound
 from ...limits import MAX_NAME
 from ...service import shapes as s
 from ...service.tokens import Right
+from ...values.documents import Chunk, Document
 from . import bodies as b
 from .deps import ScopeForm, ScopeQuery, Services, Token
 from .guard import ApiError
@@ -46,6 +48,32 @@ async def documents(service: Services, token: Token, scope: ScopeQuery) -> b.Doc
     target = service.scope(token, scope, Right.READ)
     stored = await service.guard.run(target.documents)
     return b.DocumentsResponse(documents=[s.document_shape(d) for d in stored])
+
+
+@router.get("/chunks", response_model=b.ChunksResponse)
+async def chunks(
+    service: Services,
+    token: Token,
+    scope: ScopeQuery,
+    document: Annotated[str, Query(min_length=1, description="A document's id or name.")],
+    chunk: Annotated[str | None, Query(description="Only this chunk (by its id).")] = None,
+) -> b.ChunksResponse:
+    """A document's chunks with their byte spans, pages and exact stored text, in order (or
+    the one named by `chunk`): where a citation's bytes are read back and shown in their
+    passage."""
+    target = service.scope(token, scope, Right.READ)
+
+    def read() -> tuple[Document, list[Chunk]]:
+        found = target.document(document)
+        stored = [c for c in target.chunks(found.id) if chunk is None or c.id == chunk]
+        if chunk is not None and not stored:
+            raise DocumentNotFound(f"no chunk {chunk!r} in document {document!r}")
+        return found, stored
+
+    found, stored = await service.guard.run(read)
+    return b.ChunksResponse(
+        document=s.document_shape(found), chunks=[s.chunk_shape(c) for c in stored]
+    )
 
 
 # `:path`: a name may hold "/" (every file ingested from a folder does), sent URL-encoded.

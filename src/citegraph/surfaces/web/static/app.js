@@ -1,0 +1,424 @@
+// citegraph's web UI: the project's own code, no library. Every piece of stored text is put
+// on the page as text (textContent), never as markup. The token lives in sessionStorage and
+// goes in the Authorization header, never in a URL.
+"use strict";
+
+const session = window.sessionStorage;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function scope() {
+  return session.getItem("citegraph.scope") || "default";
+}
+
+async function api(method, path, body) {
+  const headers = { Authorization: "Bearer " + (session.getItem("citegraph.token") || "") };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
+  if (!response.ok && !(path === "/v1/health" && data)) {
+    const error = new Error((data && data.error && data.error.message) || response.statusText);
+    error.status = response.status;
+    error.code = data && data.error && data.error.code;
+    throw error;
+  }
+  return data;
+}
+
+function failure(error) {
+  const code = error.code ? ` (${error.status} ${error.code})` : ` (${error.status || "network"})`;
+  return el("p", { class: "error", role: "alert" }, `${error.message}${code}`);
+}
+
+function notBuilt(what) {
+  return el("p", { class: "not-built" }, `Not built yet: ${what}.`);
+}
+
+function bytesLabel(c) {
+  const page = c.page ? (c.endPage && c.endPage !== c.page ? `, pages ${c.page}-${c.endPage}` : `, page ${c.page}`) : "";
+  return `bytes ${c.startByte}-${c.endByte}${page}`;
+}
+
+// -- a citation shown in its passage, the quoted bytes highlighted -------------------------
+
+async function showPassage(target, citation, documentName) {
+  target.replaceChildren(el("p", { role: "status" }, "Reading the passage..."));
+  try {
+    const query = new URLSearchParams({ scope: scope(), document: citation.documentId, chunk: citation.chunkId });
+    const data = await api("GET", `/v1/documents/chunks?${query}`);
+    const chunk = data.chunks[0];
+    const raw = encoder.encode(chunk.text);
+    const low = citation.startByte - chunk.startByte;
+    const high = citation.endByte - chunk.startByte;
+    const mark = el("mark", { "data-testid": "highlight" }, decoder.decode(raw.slice(low, high)));
+    target.replaceChildren(
+      el("figure", { class: "passage" },
+        el("figcaption", {}, `${documentName || data.document.name}, ${bytesLabel(citation)} (passage ${bytesLabel(chunk)})`),
+        el("pre", {}, decoder.decode(raw.slice(0, low)), mark, decoder.decode(raw.slice(high)))),
+    );
+    mark.scrollIntoView({ block: "nearest" });
+  } catch (error) {
+    target.replaceChildren(failure(error));
+  }
+}
+
+// -- Ask --------------------------------------------------------------------------------------
+
+const turns = [];
+
+function renderAnswer(answer) {
+  const names = Object.fromEntries(answer.evidence.items.map((item) => [item.id, item.documentName]));
+  const box = el("article", { class: "answer", "data-disposition": answer.disposition });
+  box.append(el("h3", {}, answer.question));
+  if (answer.rewrite && answer.rewrite.outcome !== "unchanged") {
+    box.append(el("p", { class: "muted" }, `Asked as: ${answer.rewrite.question} (${answer.rewrite.outcome})`));
+  }
+  const passage = el("div", { class: "passage-slot", "aria-live": "polite" });
+  if (answer.disposition === "refused") {
+    const verdict = answer.evidence.verdict;
+    box.append(el("p", { class: "refusal", role: "alert" }, `Refused (${answer.reason}): ${answer.detail}`));
+    if (verdict.uncovered.length) box.append(el("p", {}, `Nothing stored covers: ${verdict.uncovered.join(", ")}`));
+  } else {
+    for (const claim of answer.claims) {
+      const list = el("ul", { class: "citations" });
+      for (const citation of claim.citations) {
+        const name = names[citation.evidence] || citation.documentId;
+        list.append(el("li", {}, el("button", {
+          type: "button", class: "citation", "data-document-id": citation.documentId,
+          "data-chunk-id": citation.chunkId, "data-start": citation.startByte, "data-end": citation.endByte,
+          onclick: () => showPassage(passage, citation, name),
+        }, `[${citation.evidence}] ${name}, ${bytesLabel(citation)}`)));
+      }
+      box.append(el("blockquote", {}, claim.text), list);
+    }
+  }
+  const r = answer.receipt;
+  const steps = el("ol", { class: "steps" },
+    el("li", {}, `rewrite: ${answer.rewrite ? answer.rewrite.outcome : "none (a first question)"}`),
+    el("li", {}, `retrieval: ${answer.evidence.items.length} item(s), verdict ${answer.evidence.verdict.state}, ${r.retrievalMs} ms`),
+    el("li", {}, `answer: ${r.answerer}, ${r.chatCalls} chat call(s), ${r.answerMs} ms`),
+    el("li", {}, answer.disposition === "answered" ? `verification: ${answer.claims.reduce((n, c) => n + c.citations.length, 0)} citation(s) verified` : `verification: refused (${answer.reason})`));
+  box.append(el("details", {}, el("summary", {}, "Steps and receipt"), steps,
+    el("p", { class: "muted" }, "The steps are shown once the answer is done; streaming them as they happen is not built yet.")));
+  box.append(passage);
+  return box;
+}
+
+function askScreen(main) {
+  const question = el("textarea", { id: "question", rows: 2, required: true });
+  const conversation = el("div", { id: "conversation", "aria-live": "polite" });
+  const form = el("form", { class: "ask", onsubmit: async (event) => {
+    event.preventDefault();
+    const asked = question.value.trim();
+    if (!asked) return;
+    const waiting = el("p", { role: "status" }, "Answering...");
+    conversation.append(waiting);
+    try {
+      const data = await api("POST", "/v1/answers", { scope: scope(), question: asked, history: turns.slice(-10) });
+      const answer = data.answer;
+      turns.push({ question: asked, answer: answer.text || "" });
+      waiting.replaceWith(renderAnswer(answer));
+      question.value = "";
+    } catch (error) {
+      waiting.replaceWith(failure(error));
+    }
+  } },
+  el("label", { for: "question" }, "Question"), question,
+  el("div", { class: "row" },
+    el("button", { type: "submit" }, "Ask"),
+    el("button", { type: "button", onclick: () => { turns.length = 0; conversation.replaceChildren(); } }, "New conversation")));
+  main.append(el("h2", {}, "Ask"), el("p", { class: "muted" },
+    "Answers quote the stored text; each citation opens its passage with the quoted bytes highlighted. Follow-up questions use the conversation so far."), form, conversation);
+}
+
+// -- Evidence inspector -----------------------------------------------------------------------
+
+function itemRow(item, citable) {
+  return el("tr", { "data-citable": String(citable) },
+    el("td", {}, item.id), el("td", {}, item.documentName), el("td", {}, bytesLabel(item)),
+    el("td", {}, item.retrievers.join(", ")), el("td", {}, item.score.toFixed(4)),
+    el("td", { class: "excerpt" }, item.text.length > 240 ? item.text.slice(0, 239) + "…" : item.text));
+}
+
+function itemTable(caption, items, citable) {
+  return el("table", {}, el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, ...["id", "document", "span", "found by", "score", "text"].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, items.map((item) => itemRow(item, citable))));
+}
+
+function evidenceScreen(main) {
+  const question = el("input", { id: "evidence-question", required: true });
+  const out = el("div", { "aria-live": "polite" });
+  const form = el("form", { onsubmit: async (event) => {
+    event.preventDefault();
+    out.replaceChildren(el("p", { role: "status" }, "Searching..."));
+    try {
+      const e = await api("POST", "/v1/memory/context", { scope: scope(), question: question.value });
+      const v = e.verdict;
+      out.replaceChildren(
+        el("p", { class: `verdict verdict-${v.state}` }, `Verdict: ${v.state}${v.detail ? " (" + v.detail + ")" : ""}`),
+        v.uncovered.length ? el("p", {}, `Uncovered words: ${v.uncovered.join(", ")}`) : null,
+        v.matchedNames.length ? el("p", {}, `Stored names matched: ${v.matchedNames.join(", ")}`) : null,
+        (v.respelled || []).length ? el("p", {}, `Read as close spellings: ${v.respelled.map((r) => `${r.asked} -> ${r.stored}`).join(", ")}`) : null,
+        e.limitsReached.length ? el("p", {}, `Limits reached: ${e.limitsReached.join(", ")} (${e.omittedItems} left out)`) : null,
+        e.skipped.length ? el("p", {}, `Skipped: ${e.skipped.join("; ")}`) : null,
+        itemTable("Items (citable)", e.items, true),
+        e.context.length ? itemTable("Context passages (never cited)", e.context, false) : null);
+    } catch (error) {
+      out.replaceChildren(failure(error));
+    }
+  } }, el("label", { for: "evidence-question" }, "Question"), question, el("button", { type: "submit" }, "Inspect"));
+  main.append(el("h2", {}, "Evidence inspector"), form, out);
+}
+
+// -- Impact radar -----------------------------------------------------------------------------
+
+const RING = 90;
+
+function radar(result, onHop) {
+  const rings = Math.max(1, ...result.affected.map((a) => a.hops));
+  const size = 2 * RING * rings + 120;
+  const centre = size / 2;
+  const positions = { [result.entity.key]: [centre, centre] };
+  const byRing = {};
+  for (const a of result.affected) (byRing[a.hops] = byRing[a.hops] || []).push(a);
+  for (const [hops, members] of Object.entries(byRing)) {
+    members.forEach((a, i) => {
+      const angle = (2 * Math.PI * i) / members.length - Math.PI / 2 + Number(hops) * 0.3;
+      positions[a.entity.key] = [centre + RING * hops * Math.cos(angle), centre + RING * hops * Math.sin(angle)];
+    });
+  }
+  const drawing = svg("svg", { viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `Impact radar of ${result.entity.name}`, class: "radar" });
+  for (let r = 1; r <= rings; r++) drawing.append(svg("circle", { cx: centre, cy: centre, r: RING * r, class: "ring" }));
+  const drawn = new Set();
+  for (const a of result.affected) {
+    for (const hop of a.paths[0].hops) {
+      const id = `${hop.start.key}>${hop.end.key}`;
+      if (drawn.has(id) || !positions[hop.start.key] || !positions[hop.end.key]) continue;
+      drawn.add(id);
+      const [x1, y1] = positions[hop.start.key];
+      const [x2, y2] = positions[hop.end.key];
+      const label = `${hop.subject} ${hop.relation} ${hop.object}: ${hop.grade}${hop.reason ? " (" + hop.reason + ")" : ""}`;
+      const line = svg("line", { x1, y1, x2, y2, class: `hop hop-${hop.grade}`, "data-grade": hop.grade,
+        "data-from": hop.start.key, "data-to": hop.end.key, tabindex: 0, role: "button", "aria-label": label,
+        onclick: () => onHop(hop), onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onHop(hop); } } },
+        svg("title", {}, label));
+      drawing.append(line);
+      if (hop.grade === "inferred") {
+        drawing.append(svg("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2, class: "warning", "data-testid": "inferred-marker" }, "⚠"));
+      }
+    }
+  }
+  for (const [key, [x, y]] of Object.entries(positions)) {
+    const a = result.affected.find((item) => item.entity.key === key);
+    const name = a ? a.entity.name : result.entity.name;
+    drawing.append(svg("circle", { cx: x, cy: y, r: key === result.entity.key ? 10 : 6, class: key === result.entity.key ? "centre" : `node node-${a.grade}` }));
+    drawing.append(svg("text", { x: x + 9, y: y - 9, class: "label" }, name));
+  }
+  return drawing;
+}
+
+function impactScreen(main) {
+  const entity = el("input", { id: "impact-entity", required: true });
+  const direction = el("select", { id: "impact-direction" }, el("option", { value: "dependents" }, "dependents: who is affected"), el("option", { value: "dependencies" }, "dependencies: what it needs"));
+  const hops = el("select", { id: "impact-hops" }, [1, 2, 3, 4, 5].map((n) => el("option", { value: n, selected: n === 3 }, String(n))));
+  const out = el("div", { "aria-live": "polite" });
+  async function run(name) {
+    out.replaceChildren(el("p", { role: "status" }, "Walking..."));
+    try {
+      const result = await api("POST", "/v1/impact", { scope: scope(), entity: name, direction: direction.value, max_hops: Number(hops.value) });
+      out.replaceChildren(...impactView(result, run));
+    } catch (error) {
+      out.replaceChildren(failure(error));
+    }
+  }
+  const form = el("form", { onsubmit: (event) => { event.preventDefault(); run(entity.value); } },
+    el("label", { for: "impact-entity" }, "Entity"), entity,
+    el("label", { for: "impact-direction" }, "Direction"), direction,
+    el("label", { for: "impact-hops" }, "Hops"), hops, el("button", { type: "submit" }, "Walk"));
+  main.append(el("h2", {}, "Impact radar"), form, out);
+}
+
+function impactView(result, run) {
+  if (result.status === "ambiguous") {
+    return [el("p", { role: "alert" }, `"${result.asked}" names ${result.unresolved.candidates.length} entities; nothing is drawn until you pick one.`),
+      el("div", { class: "candidates", "data-testid": "ambiguity" }, result.unresolved.candidates.map((c) =>
+        el("section", { class: "candidate" }, el("h3", {}, `${c.name} (${c.type})`),
+          el("p", {}, `${c.mentions} mention(s) in ${c.documents.join(", ")}`),
+          el("button", { type: "button", onclick: () => run(c.key) }, `Pick ${c.key}`))))];
+  }
+  if (result.status === "unknown") {
+    const close = result.unresolved.suggestions;
+    return [el("p", { role: "alert" }, `No entity named "${result.asked}" is stored.${close.length ? " Close spellings: " + close.join(", ") : ""}`)];
+  }
+  const evidence = el("div", { class: "passage-slot", "aria-live": "polite" });
+  const onHop = (hop) => {
+    if (!hop.evidence) {
+      evidence.replaceChildren(el("p", {}, `${hop.subject} ${hop.relation} ${hop.object}: ${hop.grade}; no sentence states it (${hop.reason || "no evidence"}).`));
+      return;
+    }
+    showPassage(evidence, hop.evidence, hop.evidence.documentName);
+  };
+  const badges = el("p", { class: "badges" }, el("span", { class: "badge" }, `policy: ${result.policy.name}`),
+    result.evaluationMode ? el("span", { class: "badge warning-badge" }, "evaluation mode") : null,
+    result.truncated ? el("span", { class: "badge" }, `showing ${result.affected.length} of ${result.found}`) : null);
+  const rows = result.affected.map((a) => el("tr", {}, el("td", {}, a.entity.name), el("td", {}, String(a.hops)), el("td", {}, a.grade),
+    el("td", {}, a.paths[0].hops.map((h) => `${h.subject} ${h.relation} ${h.object}`).join(" / "))));
+  return [
+    el("h3", {}, `${result.entity.name} (${result.entity.type}): ${result.direction}, up to ${result.maxHops} hop(s)`),
+    badges,
+    notBuilt("the edge audit's measured error rate shown here"),
+    result.affected.length ? radar(result, onHop) : el("p", {}, "Nothing found that the followed relations link to it."),
+    el("p", { class: "legend" }, "Solid: supported by a sentence. Dashed with ⚠: inferred (no sentence states it). Grey: insufficient (negated, hypothetical, planned or ambiguous)."),
+    evidence,
+    el("table", {}, el("caption", {}, "Affected"), el("thead", {}, el("tr", {}, ["entity", "hops", "grade", "best path"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows)),
+  ];
+}
+
+// -- Knowledge browser ------------------------------------------------------------------------
+
+function knowledgeScreen(main) {
+  const docs = el("div", {});
+  const chunks = el("div", { "aria-live": "polite" });
+  const entity = el("input", { id: "relations-entity" });
+  const relations = el("div", { id: "relations", "aria-live": "polite" });
+  main.append(el("h2", {}, "Knowledge"), el("h3", {}, "Documents"), docs, chunks,
+    el("h3", {}, "Relations"),
+    el("form", { onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const query = new URLSearchParams({ scope: scope() });
+        if (entity.value) query.set("entity", entity.value);
+        const data = await api("GET", `/v1/memory/relations?${query}`);
+        relations.replaceChildren(el("table", {}, el("caption", {}, `${data.relations.length} relation(s)`),
+          el("thead", {}, el("tr", {}, ["source", "relation", "target", "polarity", "modality", "quote"].map((h) => el("th", { scope: "col" }, h)))),
+          el("tbody", {}, data.relations.map((r) => el("tr", {}, el("td", {}, r.source), el("td", {}, r.type), el("td", {}, r.target),
+            el("td", {}, r.polarity || ""), el("td", {}, r.modality || ""), el("td", { class: "excerpt" }, r.quote || ""))))));
+      } catch (error) {
+        relations.replaceChildren(failure(error));
+      }
+    } }, el("label", { for: "relations-entity" }, "Entity (empty: all)"), entity, el("button", { type: "submit" }, "List")),
+    relations,
+    notBuilt("every identity of a name side by side, and the edge audit (marking relations right or wrong)"));
+  api("GET", `/v1/documents?${new URLSearchParams({ scope: scope() })}`).then((data) => {
+    docs.replaceChildren(el("table", {}, el("caption", {}, `${data.documents.length} document(s)`),
+      el("thead", {}, el("tr", {}, ["name", "chunks", "pages", "bytes", ""].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, data.documents.map((d) => el("tr", {}, el("td", {}, d.name), el("td", {}, String(d.chunkCount)),
+        el("td", {}, String(d.pageCount || "")), el("td", {}, String(d.sizeBytes)),
+        el("td", {}, el("button", { type: "button", onclick: () => showChunks(chunks, d) }, `Chunks of ${d.name}`)))))));
+  }).catch((error) => docs.replaceChildren(failure(error)));
+}
+
+async function showChunks(target, doc) {
+  try {
+    const data = await api("GET", `/v1/documents/chunks?${new URLSearchParams({ scope: scope(), document: doc.id })}`);
+    target.replaceChildren(el("h4", {}, doc.name), el("ol", { class: "chunks" }, data.chunks.map((c) =>
+      el("li", {}, el("p", { class: "muted" }, `${bytesLabel(c)}${c.furniture ? " (page furniture: never evidence)" : ""}`), el("pre", {}, c.text)))));
+  } catch (error) {
+    target.replaceChildren(failure(error));
+  }
+}
+
+// -- Health console ---------------------------------------------------------------------------
+
+function healthScreen(main) {
+  const out = el("div", { "aria-live": "polite" });
+  async function refresh() {
+    try {
+      const h = await api("GET", "/v1/health");
+      const storage = h.storage;
+      out.replaceChildren(
+        el("dl", { class: "health" },
+          el("dt", {}, "API"), el("dd", { "data-testid": "api-state" }, h.api),
+          el("dt", {}, "Graph store"), el("dd", { "data-testid": "graph-state", class: `state-${h.graph.state}` }, `${h.graph.state}${h.graph.detail ? ": " + h.graph.detail : ""}`),
+          storage ? [el("dt", {}, "Stored size"), el("dd", {}, `${storage.storedBytes} bytes (${storage.tailBytes} in the append-only tail)`),
+            el("dt", {}, "Last compaction"), el("dd", {}, storage.lastCompaction ? new Date(storage.lastCompaction * 1000).toISOString() : "never")] : null,
+          el("dt", {}, "Housekeeping failures"), el("dd", {}, String(h.housekeepingFailures))),
+        notBuilt("index states per scope in this console"),
+        el("p", { class: "muted" }, `Checked ${new Date().toLocaleTimeString()}; every 3 seconds while this screen is open.`));
+    } catch (error) {
+      out.replaceChildren(el("dl", { class: "health" }, el("dt", {}, "API"), el("dd", { "data-testid": "api-state" }, `unreachable: ${error.message}`)));
+    }
+  }
+  main.append(el("h2", {}, "Health"), out);
+  refresh();
+  return setInterval(refresh, 3000);
+}
+
+// -- routing ----------------------------------------------------------------------------------
+
+const SCREENS = { ask: askScreen, evidence: evidenceScreen, impact: impactScreen, knowledge: knowledgeScreen, health: healthScreen };
+let timer = null;
+
+function route() {
+  const name = (location.hash || "#ask").slice(1);
+  const screen = SCREENS[name] || askScreen;
+  const main = document.getElementById("screen");
+  if (timer) clearInterval(timer);
+  main.replaceChildren();
+  timer = screen(main) || null;
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.getAttribute("href") === "#" + name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  main.focus();
+}
+
+function sessionForm() {
+  const form = document.getElementById("session");
+  const token = document.getElementById("token");
+  const scopeInput = document.getElementById("scope");
+  const state = document.getElementById("session-state");
+  scopeInput.value = scope();
+  state.textContent = session.getItem("citegraph.token") ? "token set" : "no token yet";
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (token.value) session.setItem("citegraph.token", token.value);
+    session.setItem("citegraph.scope", scopeInput.value || "default");
+    token.value = "";
+    state.textContent = `token set; scope ${scope()}`;
+    route();
+  });
+}
+
+window.addEventListener("hashchange", route);
+sessionForm();
+route();
