@@ -36,6 +36,8 @@ from .errors import (
 _LAZY: dict[str, str] = {
     "Affected": ".values.paths",
     "Answer": ".values.answers",
+    "AuditSummary": ".values.audit",
+    "AuditedRelation": ".values.audit",
     "Candidate": ".extract.offline",
     "ChatModel": ".models.chat",
     "ChatReply": ".models.chat",
@@ -45,6 +47,7 @@ _LAZY: dict[str, str] = {
     "Direction": ".values.paths",
     "Disposition": ".values.answers",
     "Document": ".values.documents",
+    "EdgeVerdict": ".values.audit",
     "Embedder": ".models.embeddings",
     "EntityFact": ".values.facts",
     "EntityRef": ".values.paths",
@@ -188,6 +191,8 @@ def __dir__() -> list[str]:
 __all__ = [
     "Affected",
     "Answer",
+    "AuditSummary",
+    "AuditedRelation",
     "Candidate",
     "ChatModel",
     "ChatModelError",
@@ -201,6 +206,7 @@ __all__ = [
     "Disposition",
     "Document",
     "DocumentNotFound",
+    "EdgeVerdict",
     "Embedder",
     "EmbeddingModelMissing",
     "EntityFact",

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import FeatureOff, InvalidQuestion, UsageError
+from .values.audit import AuditedRelation, AuditSummary, EdgeVerdict
 from .values.facts import EntityIdentity, StoredRelation
 from .values.graphq import GraphAnswer, GraphSchema
 from .values.paths import DEFAULT_WALK_POLICY, Direction, ImpactResult, PathsResult, WalkPolicy
@@ -92,6 +93,30 @@ class ScopeKnowledge:
 
         self._prepare()
         return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY)
+
+    def audit_sample(self, n: int = 10) -> list[AuditedRelation]:
+        """Up to `n` stated relations (located at a quote) nobody has judged yet, at random:
+        for a person to say whether each quote really binds these two entities."""
+        from .paths.edge_audit import sample
+
+        self._prepare()
+        return sample(self.graph, n)
+
+    def record_audit(self, verdicts: Sequence[tuple[str, EdgeVerdict | str]]) -> int:
+        """Keep verdicts (relation id from `audit_sample`, right or wrong) on the relations
+        in this scope; how many relations were found and marked."""
+        from .paths.edge_audit import record
+
+        self._prepare()
+        return record(self.graph, [(rid, str(v)) for rid, v in verdicts])
+
+    def audit_summary(self) -> AuditSummary:
+        """The binding error rate the verdicts measure, with its sample size: shown on every
+        impact view as a limitation of what it draws."""
+        from .paths.edge_audit import summary
+
+        self._prepare()
+        return summary(self.graph)
 
     def graph_schema(self) -> GraphSchema:
         """What a question about the graph may name: labels, relationship types and

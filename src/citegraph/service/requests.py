@@ -171,6 +171,16 @@ class ImpactRequest(Strict):
     policy: PolicyIn | None = None
 
 
+class VerdictIn(Strict):
+    relation: str = Field(min_length=1, max_length=4 * MAX_NAME, description="An id from a sample.")
+    verdict: Literal["right", "wrong"]
+
+
+class AuditVerdictsRequest(Strict):
+    scope: str = ScopeName
+    verdicts: list[VerdictIn] = Field(min_length=1, max_length=MAX_ITEMS)
+
+
 class GraphQueryRequest(Strict):
     scope: str = ScopeName
     question: str = Field(

@@ -16,7 +16,7 @@ from ...service import shapes as s
 from ...service.tokens import TokenFile
 from ...workspace import Workspace
 from .. import web
-from . import answers, documents, graph, health, memory
+from . import answers, audit, documents, graph, health, memory
 from .deps import Service
 from .guard import BodyLimit, Guard, RequireToken, install_error_handlers
 
@@ -78,8 +78,9 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     # Added last, so it runs first: no token, no body read.
     app.add_middleware(RequireToken, guard=guard, open_paths=("/v1/health",))
-    for router in (health.router, memory.router, answers.router, documents.router, graph.router):
-        app.include_router(router)
+    routers = (health, memory, answers, documents, graph, audit)
+    for module in routers:
+        app.include_router(module.router)
     # The web UI (a page and its script, no data): it reads through the routes above, with
     # the token the person enters.
     app.include_router(web.router)

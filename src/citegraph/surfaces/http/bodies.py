@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ...service.audit_shapes import AuditSampleOut, AuditSummaryOut
 from ...service.graph_query_shapes import GraphQueryOut
 from ...service.shapes import (
     AnswerOut,
@@ -63,6 +64,14 @@ class DeletedResponse(Wire):
 
 
 class RelationsResponse(RelationsOut):
+    ok: Literal[True] = True
+
+
+class AuditSampleResponse(AuditSampleOut):
+    ok: Literal[True] = True
+
+
+class AuditSummaryResponse(AuditSummaryOut):
     ok: Literal[True] = True
 
 
