@@ -37,7 +37,7 @@ def test_the_http_package_exports_what_it_lists() -> None:
 
     public = {n for n in dir(http) if not n.startswith("_")}
     modules = {"answers", "app", "bodies", "deps", "documents", "guard", "health", "memory"}
-    modules |= {"uploads", "graph"}
+    modules |= {"uploads", "graph", "audit"}
     assert set(http.__all__) == public - modules
 
 
