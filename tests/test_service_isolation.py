@@ -117,6 +117,8 @@ def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ign
 
 REM, ANS, DOCS = "/v1/memory/remember", "/v1/answers", "/v1/documents"
 IMPACT, PATHS, GRAPHQ = "/v1/impact", "/v1/paths", "/v1/graph/query"
+SAMPLE, VERDICTS, SUMMARY = "/v1/audit/sample", "/v1/audit/verdicts", "/v1/audit/summary"
+VERDICT = {"verdicts": [{"relation": '["x:a","calls","x:b","doc_0",0]', "verdict": "wrong"}]}
 GQ = {"question": "Which passages are stored?"}
 # Named in B's document only: what A's scope knows of it must be nothing, not even a spelling.
 WALK = {"entity": "Zanzibr ledger"}
@@ -163,6 +165,12 @@ CASES = [
     Case("graph query in other scope", _with("POST", GRAPHQ, "rw_a", "B", json=GQ), 403),
     Case("graph query, write-only token", _with("POST", GRAPHQ, "wo_a", "A", json=GQ), 403),
     Case("graph query with no token", _with("POST", GRAPHQ, "", "A", json=GQ), 401),
+    Case("audit sample in own scope", _with("GET", SAMPLE, "ro_a", "A"), 200),
+    Case("audit sample in other scope", _with("GET", SAMPLE, "rw_a", "B"), 403),
+    Case("audit summary in other scope", _with("GET", SUMMARY, "rw_a", "B"), 403),
+    Case("verdicts, read-only token", _with("POST", VERDICTS, "ro_a", "A", json=VERDICT), 403),
+    Case("verdicts in other scope", _with("POST", VERDICTS, "rw_a", "B", json=VERDICT), 403),
+    Case("verdicts in own scope", _with("POST", VERDICTS, "rw_a", "A", json=VERDICT), 200),
 ]  # fmt: skip
 
 

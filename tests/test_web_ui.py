@@ -269,6 +269,27 @@ def test_the_knowledge_browser_lists_documents_chunks_and_relations(site: Site) 
     _axe(site, "knowledge")
 
 
+def test_edge_audit_verdicts_show_on_every_impact_view(site: Site) -> None:
+    site.open("knowledge")
+    rate = "[data-testid=audit-rate]"
+    wait_until(lambda: site.text(rate).startswith("Edge audit: no relation judged"), 10, "the rate")
+    site.browser.find_element(By.ID, "audit-sample").click()
+    site.wait("ol.audit li[data-relation]")
+    site.browser.find_elements(By.CSS_SELECTOR, "ol.audit button.verdict-wrong")[0].click()
+    wait_until(lambda: "1 of 1 judged" in site.text(rate), 10, "the first verdict counted")
+    site.browser.find_elements(By.CSS_SELECTOR, "ol.audit button.verdict-right")[1].click()
+    wait_until(lambda: "1 of 2 judged relations were wrong (50.0%)" in site.text(rate), 10, "two")
+    summary = site.api("GET", "/v1/audit/summary", params={"scope": "ui"})
+    assert (summary["audited"], summary["wrong"]) == (2, 1)  # kept in the scope
+    site.shot("knowledge-audit")
+    _axe(site, "knowledge with the edge audit")
+    site.open("impact")
+    site.browser.find_element(By.ID, "impact-entity").send_keys("journal-db")
+    site.browser.find_element(By.CSS_SELECTOR, "main form button").click()
+    site.wait("svg.radar")
+    wait_until(lambda: "1 of 2 judged relations were wrong" in site.text(rate), 10, "on impact")
+
+
 def test_another_scope_shows_nothing_of_its_content(site: Site) -> None:
     site.browser.find_element(By.ID, "scope").clear()
     site.browser.find_element(By.ID, "scope").send_keys("other")

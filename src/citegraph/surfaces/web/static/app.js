@@ -305,12 +305,65 @@ function impactView(result, run) {
   return [
     el("h3", {}, `${result.entity.name} (${result.entity.type}): ${result.direction}, up to ${result.maxHops} hop(s)`),
     badges,
-    notBuilt("the edge audit's measured error rate shown here"),
+    auditLine(),
     result.affected.length ? radar(result, onHop) : el("p", {}, "Nothing found that the followed relations link to it."),
     el("p", { class: "legend" }, "Solid: supported by a sentence. Dashed with ⚠: inferred (no sentence states it). Grey: insufficient (negated, hypothetical, planned or ambiguous)."),
     evidence,
     el("table", {}, el("caption", {}, "Affected"), el("thead", {}, el("tr", {}, ["entity", "hops", "grade", "best path"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows)),
   ];
+}
+
+// -- the edge audit ---------------------------------------------------------------------------
+
+function auditText(summary) {
+  if (!summary.audited) return `Edge audit: no relation judged yet (${summary.stated} can be), so the binding error rate is not measured.`;
+  const rate = (100 * summary.errorRate).toFixed(1);
+  return `Edge audit: ${summary.wrong} of ${summary.audited} judged relations were wrong (${rate}%); the hops drawn here may be wrong as often.`;
+}
+
+function auditLine() {
+  const line = el("p", { class: "audit-rate", "data-testid": "audit-rate" }, "Edge audit: reading...");
+  api("GET", `/v1/audit/summary?${new URLSearchParams({ scope: scope() })}`)
+    .then((summary) => { line.textContent = auditText(summary); })
+    .catch((error) => line.replaceChildren(failure(error)));
+  return line;
+}
+
+function auditSection() {
+  const rate = auditLine();
+  const list = el("ol", { class: "audit", "aria-live": "polite" });
+  async function judge(relation, verdict, row) {
+    try {
+      const summary = await api("POST", "/v1/audit/verdicts", { scope: scope(), verdicts: [{ relation: relation.id, verdict }] });
+      rate.textContent = auditText(summary);
+      row.replaceChildren(el("p", { class: "muted" }, `${relation.source} ${relation.type} ${relation.target}: marked ${verdict}`));
+    } catch (error) {
+      row.append(failure(error));
+    }
+  }
+  async function draw() {
+    try {
+      const data = await api("GET", `/v1/audit/sample?${new URLSearchParams({ scope: scope(), n: 10 })}`);
+      list.replaceChildren(...data.relations.map((relation) => {
+        const row = el("li", { "data-relation": relation.id });
+        row.append(
+          el("p", {}, `${relation.source} (${relation.sourceType}) ${relation.type} ${relation.target} (${relation.targetType})`,
+            relation.polarity && relation.polarity !== "affirmed" ? ` [${relation.polarity}]` : "",
+            relation.modality && relation.modality !== "actual" ? ` [${relation.modality}]` : ""),
+          el("blockquote", {}, relation.quote),
+          el("div", { class: "row" },
+            el("button", { type: "button", class: "verdict-right", onclick: () => judge(relation, "right", row) }, "Right binding"),
+            el("button", { type: "button", class: "verdict-wrong", onclick: () => judge(relation, "wrong", row) }, "Wrong binding")));
+        return row;
+      }));
+      if (!data.relations.length) list.replaceChildren(el("li", {}, "Every stated relation has been judged."));
+    } catch (error) {
+      list.replaceChildren(failure(error));
+    }
+  }
+  return [el("h3", {}, "Edge audit"),
+    el("p", { class: "muted" }, "Does each quote really state this relation between these two entities? Your verdicts are kept in the scope; the error rate they measure is shown on every impact view."),
+    rate, el("button", { type: "button", id: "audit-sample", onclick: draw }, "Sample 10 relations"), list];
 }
 
 // -- Knowledge browser ------------------------------------------------------------------------
@@ -337,7 +390,8 @@ function knowledgeScreen(main) {
       }
     } }, el("label", { for: "relations-entity" }, "Entity (empty: all)"), entity, el("button", { type: "submit" }, "List")),
     relations,
-    notBuilt("every identity of a name side by side, and the edge audit (marking relations right or wrong)"));
+    ...auditSection(),
+    notBuilt("every identity of a name side by side"));
   api("GET", `/v1/documents?${new URLSearchParams({ scope: scope() })}`).then((data) => {
     docs.replaceChildren(el("table", {}, el("caption", {}, `${data.documents.length} document(s)`),
       el("thead", {}, el("tr", {}, ["name", "chunks", "pages", "bytes", ""].map((h) => el("th", { scope: "col" }, h)))),
