@@ -83,7 +83,7 @@ def _aim(case: Any) -> None:
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    assert len(operations) == 16
+    assert len(operations) == 17
 
     for operation in operations:
         if mode is GenerationMode.NEGATIVE and operation.path == "/v1/health":
@@ -118,6 +118,7 @@ def test_api_conforms(api_schema: Any, mode: GenerationMode) -> None:
             "POST /v1/memory/context",
             "POST /v1/memory/remember",
             "POST /v1/answers",
+            "POST /v1/answers/stream",
             "GET /v1/documents",
             "POST /v1/documents",
             "GET /v1/memory/relations",

@@ -184,7 +184,11 @@ def test_a_citation_highlights_exactly_the_stored_bytes(site: Site) -> None:
         stored = "".join(c["text"] for c in chunks["chunks"]).encode()
         mark = site.browser.find_element(By.CSS_SELECTOR, "mark[data-testid=highlight]")
         assert mark.get_attribute("textContent").encode() == stored[start:end]
-    assert "Node.js" in answer.text
+    assert "Node.js" in answer.get_attribute("textContent")
+    # The steps came as they happened (streamed), kept with the answer.
+    steps = answer.find_elements(By.CSS_SELECTOR, "li[data-step]")
+    names = [s.get_attribute("data-step") for s in steps]
+    assert names == ["rewrite", "retrieval", "walk", "model", "verification"]
     site.shot("ask")
     _axe(site, "ask")
 

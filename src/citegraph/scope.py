@@ -52,6 +52,7 @@ from .values.evidence import Evidence, TraversalPolicy
 if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
     # retrieval code, and a command starts faster without it.
+    from .answer.steps import OnStep
     from .retrieve.keywords import TermStats
     from .values.answers import Answer, Turn
     from .values.facts import Facts, Passage, RememberResult
@@ -354,25 +355,33 @@ class Scope(ScopeKnowledge):
         k: int = DEFAULT_K,
         hops: int = DEFAULT_HOPS,
         model: ChatModel | None = None,
+        on_step: OnStep | None = None,
     ) -> Answer:
         """Answer with verified citations, or refuse with a reason (docs/answers.md). The
         model is `model`, else the workspace's (`Workspace.chat_model`: CITEGRAPH_CHAT_MODEL);
         with neither, the offline extractive answerer quotes the evidence. With `history`
-        (oldest first), the question is first rewritten to stand alone."""
+        (oldest first), the question is first rewritten to stand alone. `on_step(name,
+        detail)` is told each step as it ends: rewrite, retrieval, walk, model, verification."""
+        from .answer import steps
         from .answer.ask import answer_from
         from .answer.followup import rewrite
         from .retrieve.context import check_question
 
+        step = on_step or steps.ignore
         model = model or self.workspace.chat_model
         limit = self.workspace.settings.max_question_chars
         check_question(question, k, hops, limit)  # before a rewrite could hide what was asked
         rewritten, reply = rewrite(question, history or (), model) if history else (None, None)
         asked = rewritten.question if rewritten is not None else question
+        said = f"{rewritten.outcome.value}: {asked}" if rewritten else "none: a first question"
+        step("rewrite", said)
         started = time.perf_counter()
         # A question rewritten to stand alone carries words of earlier turns: a looser limit.
         evidence = self._gather(asked, k, hops, None, None, limit * ANSWER_LIMIT_FACTOR)
         elapsed = (time.perf_counter() - started) * 1000
-        return answer_from(asked, evidence, model, elapsed, rewritten, reply)
+        step("retrieval", steps.retrieval(evidence, elapsed))
+        step("walk", steps.walk(evidence, hops))
+        return answer_from(asked, evidence, model, elapsed, rewritten, reply, step)
 
     def context(
         self,

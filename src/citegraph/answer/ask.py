@@ -8,7 +8,9 @@ from dataclasses import replace
 from ..models.chat import ChatModel, ChatReply, Message
 from ..values.answers import Answer, Disposition, Receipt, RefusalReason, Rewrite
 from ..values.evidence import Evidence
+from . import steps
 from .extractive import ExtractiveAnswerer
+from .steps import OnStep
 from .verify import Refusal, verify
 
 SYSTEM = """You answer questions only from the evidence items given, and you prove every claim.
@@ -40,8 +42,10 @@ def answer_from(
     retrieval_ms: float,
     rewrite: Rewrite | None = None,
     rewrite_reply: ChatReply | None = None,
+    on_step: OnStep = steps.ignore,
 ) -> Answer:
-    answer = _answer(question, evidence, model, retrieval_ms)
+    answer = _answer(question, evidence, model, retrieval_ms, on_step)
+    on_step("verification", steps.verification(answer))
     if rewrite is None:
         return answer
     receipt = answer.receipt
@@ -60,10 +64,15 @@ def _add(a: int | None, b: int | None) -> int | None:
 
 
 def _answer(
-    question: str, evidence: Evidence, model: ChatModel | None, retrieval_ms: float
+    question: str,
+    evidence: Evidence,
+    model: ChatModel | None,
+    retrieval_ms: float,
+    on_step: OnStep,
 ) -> Answer:
     started = time.perf_counter()
     if not evidence.items:
+        on_step("model", "not asked: nothing to cite")
         return Answer(
             question, Disposition.REFUSED, evidence,
             Receipt(model.name if model else ExtractiveAnswerer.name, retrieval_ms=retrieval_ms),
@@ -75,9 +84,11 @@ def _answer(
     tokens_out: int | None = None
     if model is None:
         answerer = ExtractiveAnswerer.name
+        on_step("model", "none: the offline extractive answerer quotes the evidence")
         reply = ExtractiveAnswerer().reply(question, evidence)
     else:
         answerer = model.name
+        on_step("model", f"asking {model.name} (one call)")
         chat = model.complete(prompt(question, evidence))
         calls, reply = 1, chat.text
         tokens_in, tokens_out = chat.input_tokens, chat.output_tokens

@@ -104,7 +104,47 @@ async function showPassage(target, citation, documentName) {
 
 const turns = [];
 
-function renderAnswer(answer) {
+// POST /v1/answers/stream: server-sent events read from the response body (EventSource cannot
+// send the token), each step handed to `onStep` as it comes, the answer returned at the end.
+async function streamAnswer(body, onStep) {
+  const response = await fetch("/v1/answers/stream", {
+    method: "POST",
+    headers: { Authorization: "Bearer " + (session.getItem("citegraph.token") || ""), "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    let data = null;
+    try { data = await response.json(); } catch (_) { data = null; }
+    const error = new Error((data && data.error && data.error.message) || response.statusText);
+    error.status = response.status;
+    error.code = data && data.error && data.error.code;
+    throw error;
+  }
+  const reader = response.body.getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const kind = (block.match(/^event: (.*)$/m) || [])[1];
+      const data = JSON.parse((block.match(/^data: (.*)$/m) || [])[1] || "null");
+      if (kind === "step") onStep(data);
+      else if (kind === "answer") return data;
+      else if (kind === "error") {
+        const error = new Error(data.error.message);
+        error.code = data.error.code;
+        error.status = "stream";
+        throw error;
+      }
+    }
+    if (done) throw new Error("the answer's stream ended without an answer");
+  }
+}
+
+function renderAnswer(answer, liveSteps) {
   const names = Object.fromEntries(answer.evidence.items.map((item) => [item.id, item.documentName]));
   const box = el("article", { class: "answer", "data-disposition": answer.disposition });
   box.append(el("h3", {}, answer.question));
@@ -131,13 +171,9 @@ function renderAnswer(answer) {
     }
   }
   const r = answer.receipt;
-  const steps = el("ol", { class: "steps" },
-    el("li", {}, `rewrite: ${answer.rewrite ? answer.rewrite.outcome : "none (a first question)"}`),
-    el("li", {}, `retrieval: ${answer.evidence.items.length} item(s), verdict ${answer.evidence.verdict.state}, ${r.retrievalMs} ms`),
-    el("li", {}, `answer: ${r.answerer}, ${r.chatCalls} chat call(s), ${r.answerMs} ms`),
-    el("li", {}, answer.disposition === "answered" ? `verification: ${answer.claims.reduce((n, c) => n + c.citations.length, 0)} citation(s) verified` : `verification: refused (${answer.reason})`));
-  box.append(el("details", {}, el("summary", {}, "Steps and receipt"), steps,
-    el("p", { class: "muted" }, "The steps are shown once the answer is done; streaming them as they happen is not built yet.")));
+  const tokens = r.inputTokens === null ? "" : `, ${r.inputTokens} tokens in, ${r.outputTokens} out`;
+  box.append(el("details", {}, el("summary", {}, "Steps and receipt"), liveSteps,
+    el("p", { class: "receipt" }, `Receipt: ${r.answerer}, ${r.chatCalls} chat call(s)${tokens}; retrieval ${r.retrievalMs} ms, answer ${r.answerMs} ms`)));
   box.append(passage);
   return box;
 }
@@ -149,13 +185,17 @@ function askScreen(main) {
     event.preventDefault();
     const asked = question.value.trim();
     if (!asked) return;
-    const waiting = el("p", { role: "status" }, "Answering...");
+    const steps = el("ol", { class: "steps", "aria-label": "Steps of the answer" });
+    const waiting = el("div", { class: "waiting", "aria-live": "polite" },
+      el("p", { role: "status" }, "Answering..."), steps);
     conversation.append(waiting);
     try {
-      const data = await api("POST", "/v1/answers", { scope: scope(), question: asked, history: turns.slice(-10) });
-      const answer = data.answer;
+      const answer = await streamAnswer({ scope: scope(), question: asked, history: turns.slice(-10) }, (step) => {
+        steps.append(el("li", { "data-step": step.step }, `${step.step}: ${step.detail}`));
+      });
       turns.push({ question: asked, answer: answer.text || "" });
-      waiting.replaceWith(renderAnswer(answer));
+      const shown = renderAnswer(answer, steps);
+      waiting.replaceWith(shown);
       question.value = "";
     } catch (error) {
       waiting.replaceWith(failure(error));
