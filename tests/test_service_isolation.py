@@ -100,7 +100,7 @@ def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ign
         json_body = kw.get("json")
         if json_body is not None:
             json_body = {**json_body, "scope": name} if "scope" not in json_body else json_body
-        params = {"scope": name} if method in ("GET", "DELETE") else None
+        params = {"scope": name, **kw.get("params", {})} if method in ("GET", "DELETE") else None
         data = {"scope": name} if "files" in kw else None
         return w.client.request(
             method,
@@ -118,6 +118,8 @@ def _with(method: str, path: str, who: str, scope: str, **kw: Any):  # type: ign
 REM, ANS, DOCS = "/v1/memory/remember", "/v1/answers", "/v1/documents"
 IMPACT, PATHS, GRAPHQ = "/v1/impact", "/v1/paths", "/v1/graph/query"
 SAMPLE, VERDICTS, SUMMARY = "/v1/audit/sample", "/v1/audit/verdicts", "/v1/audit/summary"
+ENTITIES, INDEXES = "/v1/memory/entities", "/v1/health/indexes"
+ZANZIBAR = {"name": "fjord tariffs"}  # named in B's document only
 VERDICT = {"verdicts": [{"relation": '["x:a","calls","x:b","doc_0",0]', "verdict": "wrong"}]}
 GQ = {"question": "Which passages are stored?"}
 # Named in B's document only: what A's scope knows of it must be nothing, not even a spelling.
@@ -171,6 +173,11 @@ CASES = [
     Case("verdicts, read-only token", _with("POST", VERDICTS, "ro_a", "A", json=VERDICT), 403),
     Case("verdicts in other scope", _with("POST", VERDICTS, "rw_a", "B", json=VERDICT), 403),
     Case("verdicts in own scope", _with("POST", VERDICTS, "rw_a", "A", json=VERDICT), 200),
+    Case("identities in own scope", _with("GET", ENTITIES, "ro_a", "A", params=ZANZIBAR), 200),
+    Case("identities in other scope", _with("GET", ENTITIES, "rw_a", "B", params=ZANZIBAR), 403),
+    Case("index states of own scope", _with("GET", INDEXES, "ro_a", "A"), 200),
+    Case("index states of other scope", _with("GET", INDEXES, "rw_a", "B"), 403),
+    Case("index states with no token", _with("GET", INDEXES, "", "A"), 401),
 ]  # fmt: skip
 
 

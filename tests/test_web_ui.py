@@ -268,7 +268,16 @@ def test_the_knowledge_browser_lists_documents_chunks_and_relations(site: Site) 
     site.browser.find_element(By.ID, "relations-entity").send_keys("ledger-service")
     site.browser.find_element(By.CSS_SELECTOR, "main form button").click()
     assert "The ledger-service writes to the journal-db." in site.wait("#relations table", 20).text
-    assert "Not built yet" in site.browser.find_element(By.TAG_NAME, "main").text
+    # Every identity of a name, side by side.
+    site.browser.find_element(By.ID, "identities-name").send_keys("Apollo")
+    site.browser.find_element(By.CSS_SELECTOR, "#identities-name + button").click()
+    site.wait("#identities section.candidate")
+    keys = {
+        e.get_attribute("data-key")
+        for e in site.browser.find_elements(By.CSS_SELECTOR, "#identities section")
+    }
+    assert {"team:apollo", "service:apollo"} <= keys  # each typed by who knows it; never merged
+    assert "Not built yet" not in site.browser.find_element(By.TAG_NAME, "main").text
     site.shot("knowledge")
     _axe(site, "knowledge")
 
@@ -311,6 +320,7 @@ def test_health_tells_the_store_down_then_back(site: Site) -> None:
     site.open("health")
     state = site.wait("[data-testid=graph-state]")
     assert state.text.startswith("ok")
+    wait_until(lambda: "Chunk.text (FULLTEXT)OPERATIONAL" in site.text("#indexes"), 10, "indexes")
     site.shot("health")
     _axe(site, "health")
     pid = json.loads((site.home / "run" / "server.json").read_text())["pid"]

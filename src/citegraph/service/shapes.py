@@ -19,7 +19,7 @@ from ..store.health import GraphHealth
 from ..values.answers import Answer
 from ..values.documents import Chunk, Document, IngestResult
 from ..values.evidence import Evidence
-from ..values.facts import RememberResult, StoredRelation
+from ..values.facts import EntityIdentity, RememberResult, StoredRelation
 
 
 class Wire(BaseModel):
@@ -246,6 +246,33 @@ def relations_shape(entity: str | None, relations: list[StoredRelation]) -> Rela
     )
 
 
+class IdentityOut(Wire):
+    key: str = Field(description="type:name: the same name with another type is another entity.")
+    name: str
+    type: str
+    aliases: list[str]
+    mentions: int
+
+
+class EntitiesOut(Wire):
+    format: Literal["citegraph-entities/1"] = "citegraph-entities/1"
+    name: str
+    identities: list[IdentityOut] = Field(
+        description="Every entity the name can mean, most mentioned first: never merged."
+    )
+
+
+def entities_shape(name: str, found: list[EntityIdentity]) -> EntitiesOut:
+    return EntitiesOut(
+        name=name,
+        identities=[
+            IdentityOut(key=e.key, name=e.name, type=e.type, aliases=list(e.aliases),
+                        mentions=e.mentions)
+            for e in found
+        ],
+    )  # fmt: skip
+
+
 # -- checks (citegraph-check/1) ---------------------------------------------------------------
 
 
@@ -349,6 +376,20 @@ class StorageOut(Wire):
     )
     compactions: int
     compacting: bool | None = Field(description="A compaction runs now; null: not known.")
+
+
+class IndexStateOut(Wire):
+    index: str = Field(description="label.property (kind)")
+    state: str = Field(description="OPERATIONAL, or UNDER CONSTRUCTION while it is built")
+
+
+class IndexesOut(Wire):
+    format: Literal["citegraph-indexes/1"] = "citegraph-indexes/1"
+    indexes: list[IndexStateOut]
+
+
+def indexes_shape(states: dict[str, str]) -> IndexesOut:
+    return IndexesOut(indexes=[IndexStateOut(index=k, state=v) for k, v in sorted(states.items())])
 
 
 class HealthOut(Wire):

@@ -13,7 +13,9 @@ from ...service.shapes import (
     CheckOut,
     ChunkOut,
     DocumentOut,
+    EntitiesOut,
     EvidenceOut,
+    IndexesOut,
     IngestedOut,
     RelationsOut,
     RememberOut,
@@ -61,6 +63,14 @@ class ChunksResponse(Wire):
 class DeletedResponse(Wire):
     ok: Literal[True] = True
     deleted: DocumentOut
+
+
+class IndexesResponse(IndexesOut):
+    ok: Literal[True] = True
+
+
+class EntitiesResponse(EntitiesOut):
+    ok: Literal[True] = True
 
 
 class RelationsResponse(RelationsOut):

@@ -51,3 +51,17 @@ async def relations(
     target = service.scope(token, scope, Right.READ)
     found = await service.guard.run(lambda: target.relations(entity))
     return b.RelationsResponse.model_validate(s.wire(s.relations_shape(entity, found)))
+
+
+@router.get("/entities", response_model=b.EntitiesResponse)
+async def entities(
+    service: Services,
+    token: Token,
+    scope: ScopeQuery,
+    name: Annotated[str, Query(min_length=1, max_length=MAX_NAME)],
+) -> b.EntitiesResponse:
+    """Every entity a name can mean (case and spacing aside), each with its type, aliases and
+    mention count, most mentioned first: ambiguity shown, never resolved by a guess."""
+    target = service.scope(token, scope, Right.READ)
+    found = await service.guard.run(lambda: target.entities(name))
+    return b.EntitiesResponse.model_validate(s.wire(s.entities_shape(name, found)))

@@ -68,10 +68,6 @@ function failure(error) {
   return el("p", { class: "error", role: "alert" }, `${error.message}${code}`);
 }
 
-function notBuilt(what) {
-  return el("p", { class: "not-built" }, `Not built yet: ${what}.`);
-}
-
 function bytesLabel(c) {
   const page = c.page ? (c.endPage && c.endPage !== c.page ? `, pages ${c.page}-${c.endPage}` : `, page ${c.page}`) : "";
   return `bytes ${c.startByte}-${c.endByte}${page}`;
@@ -406,6 +402,30 @@ function auditSection() {
     rate, el("button", { type: "button", id: "audit-sample", onclick: draw }, "Sample 10 relations"), list];
 }
 
+function identitiesSection() {
+  const name = el("input", { id: "identities-name", required: true });
+  const out = el("div", { id: "identities", "aria-live": "polite" });
+  const form = el("form", { onsubmit: async (event) => {
+    event.preventDefault();
+    try {
+      const data = await api("GET", `/v1/memory/entities?${new URLSearchParams({ scope: scope(), name: name.value })}`);
+      if (!data.identities.length) {
+        out.replaceChildren(el("p", {}, `No entity named "${data.name}" is stored.`));
+        return;
+      }
+      out.replaceChildren(el("p", {}, data.identities.length > 1
+        ? `"${data.name}" means ${data.identities.length} entities: kept apart, never merged on spelling.`
+        : `"${data.name}" means one entity.`),
+      el("div", { class: "candidates" }, data.identities.map((e) => el("section", { class: "candidate", "data-key": e.key },
+        el("h4", {}, `${e.name} (${e.type})`), el("p", {}, `key ${e.key}; ${e.mentions} mention(s)`),
+        e.aliases.length > 1 ? el("p", {}, `also written: ${e.aliases.join(", ")}`) : null))));
+    } catch (error) {
+      out.replaceChildren(failure(error));
+    }
+  } }, el("label", { for: "identities-name" }, "Name"), name, el("button", { type: "submit" }, "Show identities"));
+  return [el("h3", {}, "Entities"), form, out];
+}
+
 // -- Knowledge browser ------------------------------------------------------------------------
 
 function knowledgeScreen(main) {
@@ -430,8 +450,8 @@ function knowledgeScreen(main) {
       }
     } }, el("label", { for: "relations-entity" }, "Entity (empty: all)"), entity, el("button", { type: "submit" }, "List")),
     relations,
-    ...auditSection(),
-    notBuilt("every identity of a name side by side"));
+    ...identitiesSection(),
+    ...auditSection());
   api("GET", `/v1/documents?${new URLSearchParams({ scope: scope() })}`).then((data) => {
     docs.replaceChildren(el("table", {}, el("caption", {}, `${data.documents.length} document(s)`),
       el("thead", {}, el("tr", {}, ["name", "chunks", "pages", "bytes", ""].map((h) => el("th", { scope: "col" }, h)))),
@@ -455,7 +475,19 @@ async function showChunks(target, doc) {
 
 function healthScreen(main) {
   const out = el("div", { "aria-live": "polite" });
+  const indexes = el("div", { id: "indexes" });
+  async function refreshIndexes() {
+    try {
+      const data = await api("GET", `/v1/health/indexes?${new URLSearchParams({ scope: scope() })}`);
+      indexes.replaceChildren(el("table", {}, el("caption", {}, `Indexes of scope ${scope()}`),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "index"), el("th", { scope: "col" }, "state"))),
+        el("tbody", {}, data.indexes.map((i) => el("tr", {}, el("td", {}, i.index), el("td", {}, i.state))))));
+    } catch (error) {
+      indexes.replaceChildren(el("p", {}, `Indexes of scope ${scope()}: `, failure(error)));
+    }
+  }
   async function refresh() {
+    refreshIndexes();
     try {
       const h = await api("GET", "/v1/health");
       const storage = h.storage;
@@ -466,7 +498,7 @@ function healthScreen(main) {
           storage ? [el("dt", {}, "Stored size"), el("dd", {}, `${storage.storedBytes} bytes (${storage.tailBytes} in the append-only tail)`),
             el("dt", {}, "Last compaction"), el("dd", {}, storage.lastCompaction ? new Date(storage.lastCompaction * 1000).toISOString() : "never")] : null,
           el("dt", {}, "Housekeeping failures"), el("dd", {}, String(h.housekeepingFailures))),
-        notBuilt("index states per scope in this console"),
+        indexes,
         el("p", { class: "muted" }, `Checked ${new Date().toLocaleTimeString()}; every 3 seconds while this screen is open.`));
     } catch (error) {
       out.replaceChildren(el("dl", { class: "health" }, el("dt", {}, "API"), el("dd", { "data-testid": "api-state" }, `unreachable: ${error.message}`)));
