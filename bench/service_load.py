@@ -1,5 +1,6 @@
 """Load on a real `citegraph serve` over loopback: N clients asking `context` while one more
-uploads documents. Prints requests per second, p50, p95 and the error count (which must be 0),
+uploads documents and another loads the web UI's page and files. Prints requests per second,
+p50, p95 and the error count (which must be 0),
 then checks that every upload the server acknowledged is stored byte for byte.
 
 The SQuAD dev-16 paragraphs are uploaded first (one document each); the clients ask SQuAD's
@@ -163,8 +164,28 @@ def main() -> int:
                         except httpx.HTTPError as exc:
                             errors.append(f"upload {exc!r}")
 
+            pages: list[float] = []
+
+            def page_reader() -> None:
+                # The web UI while the others query: its page and files (no token), as a
+                # browser loads them.
+                with httpx.Client(base_url=url, timeout=120) as client:
+                    while not stop.is_set():
+                        t0 = time.perf_counter()
+                        try:
+                            for path in ("/", "/ui/app.js", "/ui/app.css"):
+                                reply = client.get(path)
+                                if reply.status_code != 200:
+                                    errors.append(f"page {path} {reply.status_code}")
+                        except httpx.HTTPError as exc:
+                            errors.append(f"page {exc!r}")
+                        with lock:
+                            pages.append((time.perf_counter() - t0) * 1000)
+                        time.sleep(0.2)
+
             threads = [threading.Thread(target=asker, args=(i,)) for i in range(args.clients)]
             threads.append(threading.Thread(target=uploader))
+            threads.append(threading.Thread(target=page_reader))
             began = time.perf_counter()
             for t in threads:
                 t.start()
@@ -196,6 +217,10 @@ def main() -> int:
     )
     print(f"  context: {len(latencies)} requests, {len(latencies) / elapsed:.1f} req/s, "
           f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({p50 / base50:.1f}x in-process p50)")  # fmt: skip
+    if pages:
+        p50_page, p95_page = percentile(pages, 50), percentile(pages, 95)
+        print(f"  web UI page and files (3 requests): {len(pages)} loads, "
+              f"p50 {p50_page:.1f} ms, p95 {p95_page:.1f} ms")  # fmt: skip
     print(f"  uploads acknowledged: {len(acknowledged)}; stored byte for byte: "
           f"{len(acknowledged) - len(missing)}")  # fmt: skip
     print(f"  errors: {len(errors)}")
