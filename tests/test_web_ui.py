@@ -332,6 +332,22 @@ def test_health_tells_the_store_down_then_back(site: Site) -> None:
     wait_until(lambda: site.text(graph).startswith("ok"), 90, "the console to show it back")
 
 
+def test_readable_on_a_phone(site: Site) -> None:
+    site.browser.set_window_size(390, 844)
+    try:
+        answer = _ask(site, "What does the ledger-service write to?")
+        answer.find_element(By.CSS_SELECTOR, "button.citation").click()
+        site.wait("mark[data-testid=highlight]")
+        wide = site.browser.execute_script(
+            "return document.documentElement.scrollWidth - window.innerWidth"
+        )
+        assert wide <= 1  # nothing runs off the side of the screen
+        site.shot("phone-ask")
+        _axe(site, "ask on a phone")
+    finally:
+        site.browser.set_window_size(1280, 1100)
+
+
 def test_no_request_left_the_server(site: Site) -> None:
     time.sleep(0.5)
     sent = []
