@@ -24,7 +24,7 @@ _HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
-_FILES = ("index.html", "app.js", "app.css")
+_FILES = ("index.html", "app.css", "app.js", "common.js", "ask.js", "impact.js", "knowledge.js")
 
 
 def _file(name: str) -> Response:
