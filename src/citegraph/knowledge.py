@@ -4,6 +4,7 @@ and extraction run again on demand (another extractor, a budget, an estimate fir
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import FeatureOff, InvalidQuestion, UsageError
@@ -117,6 +118,18 @@ class ScopeKnowledge:
 
         self._prepare()
         return summary(self.graph)
+
+    def backup(self, path: str | Path) -> int:
+        """Write this scope to `path` (gzip'd JSON lines, checksummed): documents with their
+        stored text, chunks with their spans, entities, mentions, relations with their quotes
+        and audit verdicts, the extraction cache; not embeddings. `Workspace.restore` reads it
+        back. The number of records written."""
+        from . import __version__
+        from .store.backup import write_backup
+
+        self._prepare()
+        name = self.graph.name.split(":", 1)[-1]
+        return write_backup(self.graph, name, Path(path), __version__)
 
     def graph_schema(self) -> GraphSchema:
         """What a question about the graph may name: labels, relationship types and

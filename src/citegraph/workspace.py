@@ -223,6 +223,17 @@ class Workspace:
             name[len(GRAPH_PREFIX) :] for name in names if self.store.graph(name).ro_query(ANY_NODE)
         )
 
+    def restore(self, path: str | Path, scope: str) -> int:
+        """Restore a backup (`Scope.backup`) into `scope`, which must hold nothing: the file is
+        checked whole first (a truncated or edited one is refused, `BackupDamaged`), then the
+        scope appears all at once. The number of records restored."""
+        from .store.backup import read_backup, restore
+
+        name = validate_scope_name(scope)
+        backup = read_backup(Path(path))
+        timeout = self.index_timeout_s
+        return restore(self.store, backup, GRAPH_PREFIX + name, timeout)
+
     def drop_scope(self, name: str) -> None:
         """Delete a scope's whole graph."""
         self.store.graph(GRAPH_PREFIX + validate_scope_name(name)).delete()

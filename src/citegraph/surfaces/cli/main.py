@@ -8,6 +8,7 @@ import sys
 
 from . import (  # noqa: F401  (they register)
     answers,
+    backups,
     demo,
     documents,
     evaluation,
