@@ -53,7 +53,6 @@ class Bounds:
 @dataclass(frozen=True)
 class Allowed:
     cypher: str  # rendered from the checked tokens, with the row limit pushed in
-    row_cap: int  # rows kept; more than this came back only where the limit was lowered
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ def check(text: str, schema: GraphSchema, bounds: Bounds | None = None) -> Allow
         walk = _Walk(tokens, schema, bounds)
         walk.run()
         edits = _limits(tokens, bounds.max_rows)
-        return Allowed(_render(text, tokens, edits, walk.called), bounds.max_rows)
+        return Allowed(_render(text, tokens, edits, walk.called))
     except LexError as exc:
         return NotAllowed(str(exc), malformed=not _look_alike(str(exc)))
     except _Malformed as exc:

@@ -71,8 +71,9 @@ def ask_graph(
         query_started = time.perf_counter()
         columns, rows = _run(graph, allowed.cypher, timeout_ms)
         shaper = RowShaper()
-        shaped = shaper.rows(rows, allowed.row_cap)
-        citations = cite_rows(graph, rows[: allowed.row_cap])
+        # The limit pushed in lets one row more through, to tell that rows were cut.
+        shaped = shaper.rows(rows, bounds.max_rows)
+        citations = cite_rows(graph, rows[: bounds.max_rows])
         query_ms = (time.perf_counter() - query_started) * 1000
     except _Refused as refused:
         return GraphAnswer(
@@ -176,7 +177,6 @@ def _run(graph: GraphHandle, cypher: str, timeout_ms: int) -> tuple[list[str], l
 
 
 def _store_words(exc: StoreError) -> str:
-    text = str(exc)
-    for prefix in ("the graph store refused a read: ", "the graph store refused a query plan: "):
-        text = text.removeprefix(prefix)
-    return text
+    """What the store said (the error the StoreError was raised from), for the model's repair
+    and the refusal's detail."""
+    return str(exc.__cause__ or exc)

@@ -103,8 +103,11 @@ class FalkorGraph:
         self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
     ) -> Rows:
         _check_text(params)
+        return list(self._read(cypher, params, timeout_ms).result_set)
+
+    def _read(self, cypher: str, params: dict[str, Any] | None, timeout_ms: int | None) -> Any:
         try:
-            return list(self._graph.ro_query(cypher, params, timeout=timeout_ms).result_set)
+            return self._graph.ro_query(cypher, params, timeout=timeout_ms)
         except UnicodeEncodeError:
             raise _unencodable() from None
         except redis.exceptions.RedisError as exc:
@@ -120,12 +123,7 @@ class FalkorGraph:
     def read_table(self, cypher: str, timeout_ms: int) -> tuple[list[str], Rows]:
         from .plain import plain
 
-        try:
-            result = self._graph.ro_query(cypher, timeout=timeout_ms)
-        except UnicodeEncodeError:
-            raise _unencodable() from None
-        except redis.exceptions.RedisError as exc:
-            raise _translate(exc, "a read") from exc
+        result = self._read(cypher, None, timeout_ms)
         columns = [str(column[1]) for column in result.header]
         return columns, [[plain(v) for v in row] for row in result.result_set]
 

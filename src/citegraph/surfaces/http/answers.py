@@ -20,7 +20,7 @@ from ...service.checking import check_answer
 from ...service.tokens import Right
 from . import bodies as b
 from .deps import Services, Token
-from .guard import status_for
+from .guard import error_body, status_for
 
 router = APIRouter(prefix="/v1/answers", tags=["answers"])
 log = logging.getLogger("citegraph.http")
@@ -110,7 +110,7 @@ async def answers_stream(
 
 
 def _error(code: str, message: str) -> str:
-    return json.dumps({"ok": False, "error": {"code": code, "message": message}})
+    return json.dumps(error_body(code, message))
 
 
 @router.post("/check", response_model=b.CheckResponse)

@@ -45,11 +45,15 @@ class ApiError(Exception):
         self.headers = headers
 
 
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The one shape of every error: a response's body, a streamed `error` event's data."""
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    body = {"ok": False, "error": {"code": code, "message": message}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSONResponse(error_body(code, message), status_code=status, headers=headers)
 
 
 # Most specific first: the first class an error is an instance of decides.

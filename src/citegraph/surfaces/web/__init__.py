@@ -5,6 +5,7 @@ the browser session (never in a URL). docs/ui.md."""
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 
 from fastapi import APIRouter, HTTPException
@@ -27,12 +28,17 @@ _HEADERS = {
 _FILES = ("index.html", "app.css", "app.js", "common.js", "ask.js", "impact.js", "knowledge.js")
 
 
+@functools.cache
+def _read(name: str) -> bytes:
+    # Read once per process: the files are the package's, not data that changes.
+    return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
 def _file(name: str) -> Response:
     if name not in _FILES:
         raise HTTPException(404)
-    data = resources.files(__package__).joinpath("static", name).read_bytes()
     suffix = name[name.rindex(".") :]
-    return Response(data, media_type=_TYPES[suffix], headers=_HEADERS)
+    return Response(_read(name), media_type=_TYPES[suffix], headers=_HEADERS)
 
 
 @router.get("/")

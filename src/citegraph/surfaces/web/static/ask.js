@@ -1,5 +1,5 @@
 // The Ask screen (with the answer's steps streamed) and the evidence inspector.
-import { api, bytesLabel, decoder, el, failure, scope, session, showPassage } from "./common.js";
+import { api, authHeaders, bytesLabel, decoder, el, failure, httpError, scope, showPassage } from "./common.js";
 
 // -- Ask --------------------------------------------------------------------------------------
 
@@ -10,17 +10,10 @@ const turns = [];
 async function streamAnswer(body, onStep) {
   const response = await fetch("/v1/answers/stream", {
     method: "POST",
-    headers: { Authorization: "Bearer " + (session.getItem("citegraph.token") || ""), "Content-Type": "application/json" },
+    headers: authHeaders({ "Content-Type": "application/json" }),
     body: JSON.stringify(body),
   });
-  if (!response.ok) {
-    let data = null;
-    try { data = await response.json(); } catch (_) { data = null; }
-    const error = new Error((data && data.error && data.error.message) || response.statusText);
-    error.status = response.status;
-    error.code = data && data.error && data.error.code;
-    throw error;
-  }
+  if (!response.ok) throw await httpError(response);
   const reader = response.body.getReader();
   let buffer = "";
   for (;;) {

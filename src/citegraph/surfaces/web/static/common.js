@@ -39,27 +39,36 @@ export function scope() {
   return session.getItem("citegraph.scope") || "default";
 }
 
-export async function api(method, path, body) {
-  const headers = { Authorization: "Bearer " + (session.getItem("citegraph.token") || "") };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+// The error a failed response carries ({ok: false, error: {code, message}}), as an Error.
+export async function httpError(response) {
   let data = null;
   try {
     data = await response.json();
   } catch (_) {
     data = null;
   }
-  if (!response.ok && !(path === "/v1/health" && data)) {
-    const error = new Error((data && data.error && data.error.message) || response.statusText);
-    error.status = response.status;
-    error.code = data && data.error && data.error.code;
-    throw error;
+  const error = new Error((data && data.error && data.error.message) || response.statusText);
+  error.status = response.status;
+  error.code = data && data.error && data.error.code;
+  return error;
+}
+
+export function authHeaders(extra) {
+  return { Authorization: "Bearer " + (session.getItem("citegraph.token") || ""), ...extra };
+}
+
+export async function api(method, path, body) {
+  const headers = authHeaders(body === undefined ? {} : { "Content-Type": "application/json" });
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // /v1/health answers 503 with its body when the graph is down: that is a result to show.
+  if (!response.ok && !(path === "/v1/health" && response.status === 503)) {
+    throw await httpError(response);
   }
-  return data;
+  return response.json();
 }
 
 export function failure(error) {
