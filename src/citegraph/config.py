@@ -45,6 +45,10 @@ class Settings:
     embed_model: str | None = field(default=None, metadata=_env("CITEGRAPH_EMBED_MODEL"))
     query_timeout_s: float = field(default=300.0, metadata=_env("CITEGRAPH_QUERY_TIMEOUT"))
     restart_delay_s: float = field(default=1.0, metadata=_env("CITEGRAPH_RESTART_DELAY"))
+    # Ingest staging leases (store/leases.py): their time to live, renewed while the writer
+    # runs, and the machine's name on them (None: the host name).
+    lease_ttl_s: float = field(default=30.0, metadata=_env("CITEGRAPH_LEASE_TTL"))
+    host_id: str | None = field(default=None, metadata=_env("CITEGRAPH_HOST_ID"))
     # PDFs are read in a child process within these limits (ingest/pdf_guard.py).
     pdf_memory_mb: int = field(default=1024, metadata=_env("CITEGRAPH_PDF_MEMORY_MB"))
     pdf_timeout_s: int = field(default=120, metadata=_env("CITEGRAPH_PDF_TIMEOUT"))
@@ -169,6 +173,8 @@ def load_settings(
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
         restart_delay_s=_number(env, "CITEGRAPH_RESTART_DELAY", 1.0, float, "a number"),
+        lease_ttl_s=_number(env, "CITEGRAPH_LEASE_TTL", 30.0, float, "a number of seconds"),
+        host_id=env.get("CITEGRAPH_HOST_ID") or None,
         pdf_memory_mb=_number(env, "CITEGRAPH_PDF_MEMORY_MB", 1024, int, "a whole number"),
         pdf_timeout_s=_number(env, "CITEGRAPH_PDF_TIMEOUT", 120, int, "a whole number"),
         pdf_max_pages=_number(env, "CITEGRAPH_PDF_MAX_PAGES", 5000, int, "a whole number"),

@@ -36,6 +36,7 @@ from .limits import (
 from .models.chat import ChatModel
 from .store.documents import DocumentRepository
 from .store.entities import EntityRepository
+from .store.leases import host_id
 from .store.repair import RepairReport, repair_graph
 from .store.schema import (
     DOCUMENT_INDEXES,
@@ -83,7 +84,8 @@ class Scope(ScopeKnowledge):
         self.workspace = workspace
         self.name = validate_scope_name(name)
         self.graph = workspace.store.graph(GRAPH_PREFIX + name)
-        self._repo = DocumentRepository(self.graph)
+        settings = workspace.settings
+        self._repo = DocumentRepository(self.graph, settings.lease_ttl_s, settings.host_id)
         self._entities = EntityRepository(self.graph)
         # Word statistics for keyword ranking: reset by this object's writes, and every
         # STATS_TTL_S, so that writes through other processes or objects are seen too.
@@ -116,6 +118,7 @@ class Scope(ScopeKnowledge):
                 if embedder is not None:
                     created += ensure_vector_index(self.graph, embedder.name, embedder.dimensions)
                 if created:
+                    self.workspace.registry.add(self.name)
                     self.workspace.schema_changed()
                 self._ready_generation = generation
             pending = tuple(i for i in needed if i not in self._operational)
@@ -149,7 +152,13 @@ class Scope(ScopeKnowledge):
         writers that are gone (all staging with `force`), chunks of no document. Says what it
         did; see `citegraph repair`."""
         with self._ready_lock:
-            report = repair_graph(self.graph, self.name, self.workspace.index_timeout_s, force)
+            report = repair_graph(
+                self.graph,
+                self.name,
+                self.workspace.index_timeout_s,
+                force,
+                host_id(self.workspace.settings.host_id),
+            )
             self._ready_generation = -1  # prepared again at the next use
         if report.indexes_created:
             self.workspace.schema_changed()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Settings, load_settings
+from .errors import StoreError
 from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
 from .scope import GRAPH_PREFIX, Scope, validate_scope_name
@@ -20,6 +21,7 @@ from .store.embedded import EmbeddedServer
 from .store.graph import FalkorStore, GraphStore
 from .store.health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
 from .store.queries.schema import ANY_NODE
+from .store.registry import ScopeRegistry
 
 if TYPE_CHECKING:
     from .extract.offline import Extractor
@@ -64,7 +66,7 @@ class Workspace:
             self.store: GraphStore = FalkorStore(
                 url=settings.graph_url, timeout_s=settings.query_timeout_s
             )
-            self.where = settings.graph_url
+            self.where = self.store.where  # no password
         else:
             if server is None:
                 server = EmbeddedServer.from_settings(settings)
@@ -78,6 +80,7 @@ class Workspace:
                 raise
             self.where = str(settings.home)
         self.store.ping()
+        self.registry = ScopeRegistry(self.store, GRAPH_PREFIX)
         _open_workspaces.add(self)
 
     @property
@@ -122,6 +125,13 @@ class Workspace:
     @property
     def embedded(self) -> bool:
         return self._server is not None
+
+    @property
+    def store_kind(self) -> str:
+        """embedded, server, replicated (a primary with read replicas) or cluster."""
+        if self._server is not None:
+            return "embedded"
+        return str(getattr(self.store, "kind", "server"))
 
     def server_pid(self) -> int | None:
         return self._server.server_pid() if self._server is not None else None
@@ -218,10 +228,15 @@ class Workspace:
     def scopes(self) -> list[str]:
         """The scopes that hold something. Reading a scope creates its (empty) graph and
         indexes; such a scope, a typo in a `--scope` say, is not listed."""
-        names = (g for g in self.store.list_graphs() if g.startswith(GRAPH_PREFIX))
-        return sorted(
-            name[len(GRAPH_PREFIX) :] for name in names if self.store.graph(name).ro_query(ANY_NODE)
-        )
+        return sorted(name for name in self.registry.names() if self._holds_data(name))
+
+    def _holds_data(self, name: str) -> bool:
+        try:
+            return bool(self.store.graph(GRAPH_PREFIX + name).ro_query(ANY_NODE))
+        except StoreError as exc:
+            if "empty key" in str(exc).lower():
+                return False  # registered, but its graph was deleted from outside
+            raise
 
     def restore(self, path: str | Path, scope: str) -> int:
         """Restore a backup (`Scope.backup`) into `scope`, which must hold nothing: the file is
@@ -232,11 +247,14 @@ class Workspace:
         name = validate_scope_name(scope)
         backup = read_backup(Path(path))
         timeout = self.index_timeout_s
-        return restore(self.store, backup, GRAPH_PREFIX + name, timeout)
+        restored = restore(self.store, backup, GRAPH_PREFIX + name, timeout)
+        self.registry.add(name)
+        return restored
 
     def drop_scope(self, name: str) -> None:
         """Delete a scope's whole graph."""
         self.store.graph(GRAPH_PREFIX + validate_scope_name(name)).delete()
+        self.registry.remove(name)
 
     def close(self) -> None:
         """Disconnect; the last workspace open on an embedded home stops its server."""

@@ -10,8 +10,6 @@ time the scope is opened.
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 from ..errors import StoreError
 from ..values.documents import Chunk, Document, TextOrigin
 from .graph import GraphHandle
+from .leases import DEFAULT_TTL_S, KEEPER, host_id
 from .processes import pid_alive, process_start
 from .queries.documents import (
     ADD_CHUNKS,
@@ -36,12 +35,6 @@ from .queries.documents import (
     UNMARK_EXTRACTED,
     WRITE_WHOLE,
 )
-
-_HOST = socket.gethostname()
-# Staging keys of ingests running in this process: the only staging nodes of a live process
-# that are still wanted.
-_active: set[str] = set()
-_active_lock = threading.Lock()
 
 
 def _doc(row: list[Any]) -> Document:
@@ -83,8 +76,12 @@ def _chunk(row: list[Any]) -> Chunk:
 
 
 class DocumentRepository:
-    def __init__(self, graph: GraphHandle):
+    def __init__(
+        self, graph: GraphHandle, lease_ttl_s: float = DEFAULT_TTL_S, host: str | None = None
+    ):
         self.graph = graph
+        self.lease_ttl_s = lease_ttl_s
+        self.host = host_id(host)
 
     def by_name(self, name: str) -> Document | None:
         return self.by_names([name]).get(name)
@@ -127,16 +124,20 @@ class DocumentRepository:
     def begin_many(self, docs: list[Document]) -> list[str]:
         """Create a staging node (and its lease) per document; return their keys."""
         keys = [uuid.uuid4().hex for _ in docs]
-        with _active_lock:
-            _active.update(keys)
+        KEEPER.hold(self.graph, keys, self.lease_ttl_s)
         rows = [{"key": key, **_doc_row(doc)} for key, doc in zip(keys, docs, strict=True)]
-        self.graph.query(
-            CREATE_STAGING,
-            {
-                "docs": rows, "owner_host": _HOST, "owner_pid": os.getpid(),
-                "owner_start": process_start(os.getpid()),
-            },
-        )  # fmt: skip
+        try:
+            self.graph.query(
+                CREATE_STAGING,
+                {
+                    "docs": rows, "owner_host": self.host, "owner_pid": os.getpid(),
+                    "owner_start": process_start(os.getpid()),
+                    "ttl_ms": int(self.lease_ttl_s * 1000),
+                },
+            )  # fmt: skip
+        except BaseException:
+            KEEPER.release(keys)
+            raise
         return keys
 
     def add_chunks(self, chunks: list[tuple[str, Chunk]]) -> None:
@@ -160,30 +161,29 @@ class DocumentRepository:
         try:
             rows = self.graph.query(COMMIT, {"items": items})
         finally:
-            with _active_lock:
-                _active.difference_update(keys)
+            KEEPER.release(keys)
         replaced = {row[0]: bool(row[1]) for row in rows}
         if set(replaced) != set(keys):
             raise StoreError("a staged document vanished before its commit")
         return [replaced[k] for k in keys]
 
     def abort_many(self, keys: list[str]) -> None:
-        with _active_lock:
-            _active.difference_update(keys)
+        KEEPER.release(keys)
         self.graph.query(DROP_STAGING, {"keys": keys})
 
     def drop_abandoned_staging(self) -> int:
-        """Remove staging left by crashed ingests (dead owner, or this process but not active)."""
+        """Remove staging left by crashed ingests: a lease past its deadline (any machine's),
+        a dead writer on this machine, or this process's own staging it no longer holds."""
         dropped = 0
-        for key, host, pid, start in self.graph.query(LIST_STAGING):
-            if host == _HOST:
-                if pid == os.getpid():
-                    with _active_lock:
-                        abandoned = key not in _active
-                else:
-                    abandoned = not pid_alive(int(pid), start)
+        for key, host, pid, start, expired in self.graph.query(LIST_STAGING):
+            if KEEPER.holds(key):
+                abandoned = False  # ours, being written
+            elif expired:
+                abandoned = True  # not renewed in time: its writer is gone or stalled
+            elif host == self.host:
+                abandoned = pid == os.getpid() or not pid_alive(int(pid), start)
             else:
-                abandoned = False  # another machine's ingest: its own process will clean up
+                abandoned = False  # another machine's writer, its lease still running
             if abandoned:
                 self.graph.query(DROP_STAGING, {"keys": [key]})
                 dropped += 1

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-import falkordb
 import redis
 import redis.exceptions
 
 from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
+from .address import Node, StoreAddress, parse_graph_url
+from .connections import FAILOVER_ERRORS, STORE_ERRORS, Connections, NodeHealth
 
 Rows = list[list[Any]]
 
@@ -56,7 +57,7 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
-def _translate(exc: Exception, what: str) -> Exception:
+def _translate(exc: BaseException, what: str) -> Exception:
     # BusyLoadingError is a ConnectionError in redis-py: test it first.
     if isinstance(exc, redis.exceptions.BusyLoadingError):
         return StoreLoading(f"the graph store is still loading its data ({what})")
@@ -64,6 +65,13 @@ def _translate(exc: Exception, what: str) -> Exception:
         return StoreUnavailable(f"the graph store gave no answer in time during {what}: {exc}")
     if isinstance(exc, redis.exceptions.ConnectionError):
         return StoreUnavailable(f"the graph store went away during {what}: {exc}")
+    if isinstance(exc, redis.exceptions.ReadOnlyError):
+        return StoreUnavailable(
+            f"the node that took {what} has become a replica; the primary is looked up again "
+            f"for the next request: {exc}"
+        )
+    if isinstance(exc, FAILOVER_ERRORS):  # the cluster is down or switching a master over
+        return StoreUnavailable(f"the graph cluster cannot serve {what} now: {exc}")
     return StoreError(f"the graph store refused {what}: {exc}")
 
 
@@ -86,18 +94,24 @@ def _unencodable() -> UsageError:
 
 
 class FalkorGraph:
-    def __init__(self, graph: Any, name: str):
-        self._graph = graph
+    def __init__(self, connections: Connections, name: str):
+        self._connections = connections
         self.name = name
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> Rows:
         _check_text(params)
+        graph, _ = self._connections.graph(self.name, read=False)
         try:
-            return list(self._graph.query(cypher, params).result_set)
+            return list(graph.query(cypher, params).result_set)
         except UnicodeEncodeError:
             raise _unencodable() from None
-        except redis.exceptions.RedisError as exc:
+        except STORE_ERRORS as exc:
+            # Never retried: a write cut off may have been applied. The next call goes to
+            # the primary found now.
+            self._connections.failed(exc)
             raise _translate(exc, "a write") from exc
+        finally:
+            self._connections.wrote(self.name)
 
     def ro_query(
         self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
@@ -106,17 +120,28 @@ class FalkorGraph:
         return list(self._read(cypher, params, timeout_ms).result_set)
 
     def _read(self, cypher: str, params: dict[str, Any] | None, timeout_ms: int | None) -> Any:
-        try:
-            return self._graph.ro_query(cypher, params, timeout=timeout_ms)
-        except UnicodeEncodeError:
-            raise _unencodable() from None
-        except redis.exceptions.RedisError as exc:
-            raise _translate(exc, "a read") from exc
+        for attempt in (1, 2):
+            graph, from_replica = self._connections.graph(self.name, read=True)
+            try:
+                return graph.ro_query(cypher, params, timeout=timeout_ms)
+            except UnicodeEncodeError:
+                raise _unencodable() from None
+            except STORE_ERRORS as exc:
+                # A read may be asked again once, of the primary found now (or, after a
+                # replica failed, of the primary).
+                changed = self._connections.failed(exc)
+                if attempt == 1 and isinstance(exc, FAILOVER_ERRORS) and (changed or from_replica):
+                    if from_replica:
+                        self._connections.wrote(self.name)  # the primary, for a while
+                    continue
+                raise _translate(exc, "a read") from exc
+        raise AssertionError("unreachable")
 
     def explain(self, cypher: str) -> list[str]:
+        graph, _ = self._connections.graph(self.name, read=False)
         try:
-            plan = self._graph.explain(cypher)
-        except redis.exceptions.RedisError as exc:
+            plan = graph.explain(cypher)
+        except STORE_ERRORS as exc:
             raise _translate(exc, "a query plan") from exc
         return [line for line in str(plan).splitlines() if line.strip()]
 
@@ -128,18 +153,23 @@ class FalkorGraph:
         return columns, [[plain(v) for v in row] for row in result.result_set]
 
     def delete(self) -> None:
+        graph, _ = self._connections.graph(self.name, read=False)
         try:
-            self._graph.delete()
+            graph.delete()
         except redis.exceptions.ResponseError as exc:
             if "empty key" in str(exc).lower() or "invalid graph" in str(exc).lower():
                 return  # nothing was ever written to it
             raise _translate(exc, "deleting a graph") from exc
-        except redis.exceptions.RedisError as exc:
+        except STORE_ERRORS as exc:
+            self._connections.failed(exc)
             raise _translate(exc, "deleting a graph") from exc
+        finally:
+            self._connections.wrote(self.name)
 
 
 class FalkorStore:
-    """FalkorDB through the official client, over a unix socket or a redis:// URL."""
+    """FalkorDB through the official client: over a unix socket, or at a graph URL naming a
+    server, a cluster, or a primary with replicas (store/address.py)."""
 
     def __init__(
         self,
@@ -150,73 +180,87 @@ class FalkorStore:
     ):
         if (unix_socket is None) == (url is None):
             raise ValueError("give exactly one of unix_socket and url")
+        if url is not None:
+            self.address = parse_graph_url(url)
+        else:
+            self.address = StoreAddress(
+                "server", "unix", (Node("localhost", 0),), socket_path=unix_socket
+            )
         # A store that stops answering (FalkorDB 4.16.3 was seen to deadlock once, in the
         # tests) must end in an error after `timeout_s`, not hang its caller forever.
-        try:
-            if url is not None:
-                self._db = falkordb.FalkorDB.from_url(url, socket_timeout=timeout_s)
-            else:
-                self._db = falkordb.FalkorDB(unix_socket_path=unix_socket, socket_timeout=timeout_s)
-        except (redis.exceptions.RedisError, ValueError) as exc:
-            raise StoreUnavailable(f"cannot connect to the graph store: {exc}") from exc
-        self.where = url if url is not None else f"unix://{unix_socket}"
-        self._probe: redis.Redis | None = None
+        self._connections = Connections(self.address, timeout_s)
+        self.where = self.address.shown()
+
+    @property
+    def kind(self) -> str:
+        """server, cluster or replicated (a primary with read replicas)."""
+        return self._connections.kind
+
+    def describe(self) -> str:
+        """What the store is, in words: the kind and how it was known."""
+        kind = self._connections.kind
+        if kind == "cluster":
+            said = "detected behind the URL" if self._connections.detected else "seed nodes"
+            return f"a FalkorDB cluster ({said})"
+        if kind == "replicated":
+            reads = "replicas may serve reads" if self.address.stale_reads else "reads on primary"
+            return f"a FalkorDB primary with {len(self.address.replicas)} replica(s) ({reads})"
+        return "a FalkorDB server"
+
+    @property
+    def connection(self) -> Any:
+        """The client of the primary (or the cluster), for tests and benchmarks."""
+        return self._connections.writer.connection
 
     def graph(self, name: str) -> FalkorGraph:
-        return FalkorGraph(self._db.select_graph(name), name)
+        return FalkorGraph(self._connections, name)
 
     def list_graphs(self) -> list[str]:
         try:
-            return list(self._db.list_graphs())
-        except redis.exceptions.RedisError as exc:
+            replies = self._connections.on_primaries("GRAPH.LIST")
+        except STORE_ERRORS as exc:
             raise _translate(exc, "listing graphs") from exc
+        return sorted({str(name) for reply in replies for name in reply or []})
 
     def ping(self, timeout_s: float | None = None) -> None:
-        """PING the store; with `timeout_s`, on a connection of its own that gives up after
-        that long (a health check must not wait out the query timeout of a hung store)."""
+        """PING the store (every primary of a cluster); with `timeout_s`, on a connection of
+        its own that gives up after that long (a health check must not wait out the query
+        timeout of a hung store)."""
         try:
-            if timeout_s is None:
-                self._db.connection.ping()
-            else:
-                self._prober(timeout_s).ping()
-        except redis.exceptions.RedisError as exc:
+            self._connections.ping(timeout_s)
+        except STORE_ERRORS as exc:
+            self._connections.failed(exc)
             raise _translate(exc, "a health check") from exc
+
+    def nodes(self) -> list[NodeHealth]:
+        """Each node of the store, asked directly (never raises: a node down says so)."""
+        return self._connections.nodes()
 
     def unsaved_writes(self) -> str | None:
         # FalkorDB keeps a write whose append to its file failed (a full disk) in memory, and
         # refuses further writes until the append succeeds; it says so in INFO persistence.
         try:
-            info = self._db.connection.info("persistence")
-        except redis.exceptions.RedisError as exc:
+            infos = self._connections.primaries_info("persistence")
+        except STORE_ERRORS as exc:
             raise _translate(exc, "a persistence check") from exc
-        if info.get("aof_enabled") and info.get("aof_last_write_status") == "err":
-            return (
-                f"the graph store at {self.where} cannot write to its append-only file "
-                "(a full disk, or a file it may not write)"
-            )
+        for info in infos:
+            if info.get("aof_enabled") and info.get("aof_last_write_status") == "err":
+                return (
+                    f"the graph store at {self.where} cannot write to its append-only file "
+                    "(a full disk, or a file it may not write)"
+                )
         return None
 
     def query_memory_cap(self) -> int | None:
         try:
-            reply = self._db.connection.execute_command("GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY")
-        except redis.exceptions.RedisError as exc:
+            replies = self._connections.on_primaries("GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY")
+        except STORE_ERRORS as exc:
             raise _translate(exc, "reading the store's settings") from exc
-        value = int(reply[1]) if isinstance(reply, list | tuple) and len(reply) == 2 else 0
-        return value or None
-
-    def _prober(self, timeout_s: float) -> redis.Redis:
-        if self._probe is None:
-            pool = self._db.connection.connection_pool
-            kwargs = dict(pool.connection_kwargs)
-            kwargs.update(socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
-            self._probe = redis.Redis(
-                connection_pool=redis.ConnectionPool(
-                    connection_class=pool.connection_class, max_connections=4, **kwargs
-                )
-            )
-        return self._probe
+        caps = [
+            int(reply[1]) if isinstance(reply, list | tuple) and len(reply) == 2 else 0
+            for reply in replies
+        ]
+        return None if not caps or 0 in caps else min(caps)
 
     def close(self) -> None:
-        if self._probe is not None:
-            self._probe.close()
-        self._db.close()
+        self._connections.close()

@@ -50,9 +50,14 @@ class RepairReport:
         return said
 
 
-def _lease_owner_alive(host: object, pid: object, start: object) -> bool | None:
-    """True or False for a writer on this machine; None when it cannot be told."""
-    if host != socket.gethostname():
+def _lease_owner_alive(
+    host: object, pid: object, start: object, expired: object, here: str
+) -> bool | None:
+    """True or False for a writer on this machine, or a lease past its deadline; None when
+    it cannot be told (another machine's writer, its lease still running)."""
+    if expired is True:
+        return False
+    if host != here:
         return None
     if not isinstance(pid, int):
         return False  # a damaged record: no process can own it
@@ -62,11 +67,16 @@ def _lease_owner_alive(host: object, pid: object, start: object) -> bool | None:
 
 
 def repair_graph(
-    graph: GraphHandle, scope: str, index_timeout_s: float, force: bool = False
+    graph: GraphHandle,
+    scope: str,
+    index_timeout_s: float,
+    force: bool = False,
+    here: str | None = None,
 ) -> RepairReport:
     """Repair one scope's graph. `force` also drops leases whose writer cannot be checked
     (another machine's) or is alive: only when no ingest into this scope is running."""
     report = RepairReport(scope)
+    here = here or socket.gethostname()
     report.indexes_created = ensure_indexes(graph)
     try:
         wait_for_indexes(graph, index_timeout_s, INDEXES)
@@ -75,8 +85,8 @@ def repair_graph(
     for (lease_id,) in graph.ro_query(LEASE_IDS):
         try:
             rows = graph.ro_query(LEASE, {"id": lease_id})
-            key, host, pid, start = rows[0] if rows else (None, None, None, None)
-            alive = _lease_owner_alive(host, pid, start)
+            key, host, pid, start, expired = rows[0] if rows else (None,) * 5
+            alive = _lease_owner_alive(host, pid, start, expired, here)
         except StoreError as exc:
             key, alive = None, False
             report.problems.append(f"lease node {lease_id} could not be read ({exc}); removed")

@@ -30,7 +30,8 @@ LIST_CHUNKS = (
 CREATE_STAGING = """
 UNWIND $docs AS d
 CREATE (:IngestLease {
-  staging_key: d.key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start
+  staging_key: d.key, owner_host: $owner_host, owner_pid: $owner_pid, owner_start: $owner_start,
+  deadline: timestamp() + $ttl_ms
 })-[:STAGES]->(:StagingDocument {
   id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
   size_bytes: d.size_bytes, chunk_count: 0, ingested_at: d.ingested_at,
@@ -120,8 +121,10 @@ UNMARK_EXTRACTED = (
 
 MARK_EMBEDDED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.embedded_with = $model"
 
+# Whether a lease has passed its deadline is judged on the store's clock, not the reader's.
 LIST_STAGING = (
-    "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
+    "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start, "
+    "l.deadline IS NOT NULL AND l.deadline < timestamp()"
 )
 
 DROP_STAGING = """

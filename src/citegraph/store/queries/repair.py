@@ -7,7 +7,8 @@ LEASE_IDS = "MATCH (l:IngestLease) RETURN id(l)"
 
 LEASE = (
     "MATCH (l:IngestLease) WHERE id(l) = $id "
-    "RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start"
+    "RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start, "
+    "l.deadline IS NOT NULL AND l.deadline < timestamp()"
 )
 
 # Chunks first, then the staged document, then the lease: nothing refers to a deleted node.
