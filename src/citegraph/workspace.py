@@ -142,7 +142,29 @@ class Workspace:
         restarted in the background; this call reports what it found, never waits."""
         found = self._probe()
         storage = self.storage(ask_server=found.state is not GraphState.DOWN)
-        return replace(found, storage=storage, housekeeping=self.housekeeping_problems())
+        found = replace(
+            found,
+            storage=storage,
+            housekeeping=self.housekeeping_problems(),
+            kind=self.store_kind,
+        )
+        return found if self._server is not None else self._with_nodes(found)
+
+    def _with_nodes(self, found: GraphHealth) -> GraphHealth:
+        """Each node of a store by URL; one down while the store still answers (a replica, a
+        master a cluster has failed over) makes it degraded, not down."""
+        nodes_of = getattr(self.store, "nodes", None)
+        nodes = tuple(nodes_of()) if nodes_of is not None else ()
+        found = replace(found, nodes=nodes)
+        down = [n for n in nodes if n.state != "ok"]
+        if down and found.state is GraphState.OK:
+            named = ", ".join(f"{n.role} {n.address} {n.state}" for n in down)
+            return replace(
+                found,
+                state=GraphState.DEGRADED,
+                detail=f"{found.detail}, but {len(down)} of {len(nodes)} nodes do not: {named}",
+            )
+        return found
 
     def housekeeping_problems(self) -> tuple[str, ...]:
         """'scope: why' for each scope whose housekeeping failed, as health() reports them."""

@@ -361,9 +361,26 @@ def ingested_shape(result: IngestResult) -> IngestedOut:
 # -- health -----------------------------------------------------------------------------------
 
 
+class NodeOut(Wire):
+    """One node of a store by URL (no address: this route needs no token)."""
+
+    role: Literal["primary", "replica", "unknown"]
+    state: Literal["ok", "down", "failed"] = Field(
+        description="ok; down: it does not answer; failed: the cluster marks it failed."
+    )
+    slots: str | None = Field(None, description="A cluster master's hash slot ranges.")
+
+
 class GraphHealthOut(Wire):
     state: Literal["ok", "degraded", "down"]
     detail: str
+    kind: Literal["embedded", "server", "replicated", "cluster"] = Field(
+        "embedded",
+        description="The store: embedded, one server, a primary with replicas, or a cluster.",
+    )
+    nodes: list[NodeOut] = Field(
+        default_factory=list, description="A store by URL: each of its nodes, asked directly."
+    )
 
 
 class StorageOut(Wire):
@@ -403,7 +420,15 @@ class HealthOut(Wire):
 
 def health_shape(found: GraphHealth, detail: str) -> HealthOut:
     return HealthOut(
-        graph=GraphHealthOut(state=found.state.value, detail=detail),
+        graph=GraphHealthOut(
+            state=found.state.value,
+            detail=detail,
+            kind=found.kind,  # type: ignore[arg-type]
+            nodes=[
+                NodeOut(role=n.role, state=n.state, slots=n.slots)  # type: ignore[arg-type]
+                for n in found.nodes
+            ],
+        ),
         storage=StorageOut(**asdict(found.storage)) if found.storage else None,
         housekeeping_failures=len(found.housekeeping),
     )

@@ -13,16 +13,19 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import falkordb
 import redis
+from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
+from redis.retry import Retry
 
 from ..errors import ConfigError, StoreUnavailable
 from .address import Node, StoreAddress
+from .health import NodeHealth
+from .nodes import cluster_nodes, node_health
+from .replica_ack import ReplicaAck, acknowledged_by_replica
 
 READ_YOUR_WRITES_S = 5.0
 NODE_PROBE_S = 2.0
@@ -36,21 +39,10 @@ FAILOVER_ERRORS: tuple[type[BaseException], ...] = (
     redis.exceptions.ClusterDownError,
     redis.exceptions.TryAgainError,
     redis.exceptions.RedisClusterException,
+    redis.exceptions.AskError,  # MOVED too: a write sent to a master the slot has left
 )
 # Anything the store's client raises for a failed command.
 STORE_ERRORS: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, *FAILOVER_ERRORS)
-
-
-@dataclass(frozen=True)
-class NodeHealth:
-    """One node of the store, as seen from here."""
-
-    address: str
-    role: str  # primary, replica, or unknown (it did not answer)
-    state: str  # ok, down (no answer), or failed (the cluster marks it failed)
-    detail: str
-    ping_ms: float | None = None
-    slots: str | None = None  # a cluster master's slot ranges
 
 
 class Connections:
@@ -64,6 +56,7 @@ class Connections:
         self._wrote: dict[str, float] = {}
         self._graphs: dict[tuple[int, str, str], falkordb.Graph] = {}
         self._turn = itertools.count()
+        self.ack = ReplicaAck()
         self.primary_node: Node = address.primary
         self._writer = self._connect_writer()
         self._readers: list[falkordb.FalkorDB] = self._connect_readers()
@@ -152,23 +145,24 @@ class Connections:
             + (": " + "; ".join(problems) if problems else " (all are replicas)")
         )
 
-    def _probe(self, node: Node) -> redis.Redis:
+    def _probe(self, node: Node, timeout_s: float = NODE_PROBE_S) -> redis.Redis:
+        """A client of one node that gives up after `timeout_s`, once (no retries: a health
+        check must not wait out several timeouts of a hung node)."""
+        common: dict[str, Any] = {
+            "socket_timeout": timeout_s,
+            "socket_connect_timeout": timeout_s,
+            "decode_responses": True,
+            "retry": Retry(NoBackoff(), 0),
+        }
         if self.address.socket_path is not None:
-            return redis.Redis(
-                unix_socket_path=self.address.socket_path,
-                socket_timeout=NODE_PROBE_S,
-                socket_connect_timeout=NODE_PROBE_S,
-                decode_responses=True,
-            )
+            return redis.Redis(unix_socket_path=self.address.socket_path, **common)
         return redis.Redis(
             host=node.host,
             port=node.port,
             username=self.address.username,
             password=self.address.password,
             ssl=self.address.scheme == "rediss",
-            socket_timeout=NODE_PROBE_S,
-            socket_connect_timeout=NODE_PROBE_S,
-            decode_responses=True,
+            **common,
         )
 
     # -- routing ------------------------------------------------------------------------
@@ -194,7 +188,22 @@ class Connections:
             graph = self._graphs.get(key)
             if graph is None:
                 graph = self._graphs[key] = db.select_graph(name)
+                if not use_reader:
+                    self._acknowledged_writes(graph, name)
             return graph, use_reader
+
+    def _acknowledged_writes(self, graph: falkordb.Graph, name: str) -> None:
+        """Where the graph's primary has a replica, its writes wait for it (replica_ack.py)."""
+        connection = self._writer.connection
+        if self.kind == "replicated":
+            node = self.primary_node.address
+            graph.execute_command = acknowledged_by_replica(connection, node, self.ack)
+        elif self.kind == "cluster" and isinstance(connection, RedisCluster):
+            slot = connection.keyslot(name)  # type: ignore[no-untyped-call]
+            serving = connection.nodes_manager.slots_cache.get(slot, [])
+            if len(serving) > 1:  # its master, then replicas
+                client = connection.get_redis_connection(serving[0])
+                graph.execute_command = acknowledged_by_replica(client, serving[0].name, self.ack)
 
     def wrote(self, name: str) -> None:
         self._wrote[name] = time.monotonic()
@@ -244,19 +253,25 @@ class Connections:
         return [connection.execute_command(*args)]
 
     def primaries_info(self, section: str) -> list[dict[str, Any]]:
+        """INFO `section` of every primary that answers. In a cluster, a master that does
+        not answer is skipped: queries to its slots fail on their own, and the rest of the
+        cluster must not wait for it (nor look as if it held unsaved writes)."""
         connection = self._writer.connection
-        if isinstance(connection, RedisCluster):
-            return [
-                connection.get_redis_connection(node).info(section)
-                for node in connection.get_primaries()  # type: ignore[no-untyped-call]
-            ]
-        return [connection.info(section)]
+        if not isinstance(connection, RedisCluster):
+            return [connection.info(section)]
+        infos = []
+        for node in connection.get_primaries():  # type: ignore[no-untyped-call]
+            try:
+                infos.append(connection.get_redis_connection(node).info(section))
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                continue
+        return infos
 
     def ping(self, timeout_s: float | None) -> None:
         connection = self._writer.connection
         if isinstance(connection, RedisCluster):
             for node in connection.get_primaries():  # type: ignore[no-untyped-call]
-                probe = self._probe(Node(node.host, int(node.port)))
+                probe = self._probe(Node(node.host, int(node.port)), timeout_s or NODE_PROBE_S)
                 try:
                     probe.ping()
                 finally:
@@ -265,7 +280,7 @@ class Connections:
         if timeout_s is None:
             connection.ping()
             return
-        probe = self._probe(self.primary_node)
+        probe = self._probe(self.primary_node, timeout_s)
         try:
             probe.ping()
         finally:
@@ -274,8 +289,6 @@ class Connections:
     def nodes(self) -> list[NodeHealth]:
         """Every node this store is made of, each asked directly."""
         if self.kind == "cluster":
-            from .cluster_nodes import cluster_nodes
-
             return cluster_nodes(self._writer.connection, self._probe)
         nodes = [self.primary_node] + [n for n in self.address.nodes if n != self.primary_node]
         label = self.address.socket_path
@@ -288,27 +301,3 @@ class Connections:
         for reader in self._readers:
             reader.close()
         self._writer.close()
-
-
-def node_health(
-    probe: Callable[[Node], redis.Redis],
-    node: Node,
-    said_role: str | None = None,
-    label: str | None = None,
-) -> NodeHealth:
-    """Ask one node its ROLE, on a connection of its own with a short timeout."""
-    address = label or node.address
-    client = probe(node)
-    started = time.perf_counter()
-    try:
-        reply = client.execute_command("ROLE")  # type: ignore[no-untyped-call]
-        ms = (time.perf_counter() - started) * 1000
-    except redis.exceptions.RedisError as exc:
-        return NodeHealth(address, said_role or "unknown", "down", f"no answer: {exc}")
-    finally:
-        client.close()
-    role = "primary" if reply and reply[0] == "master" else "replica"
-    detail = "answers"
-    if role == "replica" and len(reply) >= 4:
-        detail = f"replica of {reply[1]}:{reply[2]}, link {reply[3]}"
-    return NodeHealth(address, role, "ok", detail, round(ms, 2))

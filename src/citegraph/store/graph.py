@@ -9,7 +9,8 @@ import redis.exceptions
 
 from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
 from .address import Node, StoreAddress, parse_graph_url
-from .connections import FAILOVER_ERRORS, STORE_ERRORS, Connections, NodeHealth
+from .connections import FAILOVER_ERRORS, STORE_ERRORS, Connections
+from .health import NodeHealth
 
 Rows = list[list[Any]]
 
@@ -219,6 +220,7 @@ class FalkorStore:
         try:
             replies = self._connections.on_primaries("GRAPH.LIST")
         except STORE_ERRORS as exc:
+            self._connections.failed(exc)
             raise _translate(exc, "listing graphs") from exc
         return sorted({str(name) for reply in replies for name in reply or []})
 
@@ -242,6 +244,7 @@ class FalkorStore:
         try:
             infos = self._connections.primaries_info("persistence")
         except STORE_ERRORS as exc:
+            self._connections.failed(exc)
             raise _translate(exc, "a persistence check") from exc
         for info in infos:
             if info.get("aof_enabled") and info.get("aof_last_write_status") == "err":
@@ -255,6 +258,7 @@ class FalkorStore:
         try:
             replies = self._connections.on_primaries("GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY")
         except STORE_ERRORS as exc:
+            self._connections.failed(exc)
             raise _translate(exc, "reading the store's settings") from exc
         caps = [
             int(reply[1]) if isinstance(reply, list | tuple) and len(reply) == 2 else 0

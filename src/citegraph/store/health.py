@@ -34,6 +34,18 @@ class StorageStats:
 
 
 @dataclass(frozen=True)
+class NodeHealth:
+    """One node of a store by URL, asked directly."""
+
+    address: str
+    role: str  # primary, replica, or unknown (it did not answer)
+    state: str  # ok, down (no answer), or failed (the cluster marks it failed)
+    detail: str
+    ping_ms: float | None = None
+    slots: str | None = None  # a cluster master's slot ranges
+
+
+@dataclass(frozen=True)
 class GraphHealth:
     state: GraphState
     detail: str  # what was found, with the store's own words (paths included)
@@ -42,12 +54,17 @@ class GraphHealth:
     restart_error: str | None = None  # why the last restart failed
     storage: StorageStats | None = None  # embedded store only
     housekeeping: tuple[str, ...] = ()  # scopes whose cleanup failed, and why
+    kind: str = "embedded"  # embedded, server, replicated or cluster
+    nodes: tuple[NodeHealth, ...] = ()  # a store by URL: each of its nodes
 
     def public_detail(self) -> str:
         """The detail without paths or the store's own words, for callers without a token."""
         if self.state is GraphState.OK:
             return "the graph store answers"
         if self.state is GraphState.DEGRADED:
+            down = sum(1 for n in self.nodes if n.state != "ok")
+            if down:
+                return f"the graph store answers, but {down} of {len(self.nodes)} nodes do not"
             return "the graph store answers, but slowly or while it loads its data"
         said = "the graph store does not answer"
         if self.restarting:

@@ -18,15 +18,9 @@ import threading
 from dataclasses import dataclass
 
 from .graph import GraphHandle
+from .queries.documents import RENEW_LEASES
 
 DEFAULT_TTL_S = 30.0
-
-RENEW = """
-UNWIND $keys AS key
-MATCH (l:IngestLease {staging_key: key})
-SET l.deadline = timestamp() + $ttl_ms
-RETURN count(l)
-"""
 
 
 def host_id(configured: str | None = None) -> str:
@@ -88,7 +82,7 @@ class LeaseKeeper:
                 group[1].append(key)
         for (_, ttl_ms), (graph, keys) in groups.items():
             try:
-                graph.query(RENEW, {"keys": keys, "ttl_ms": ttl_ms})
+                graph.query(RENEW_LEASES, {"keys": keys, "ttl_ms": ttl_ms})
             except Exception:
                 continue
 

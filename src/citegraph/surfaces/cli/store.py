@@ -54,6 +54,7 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
         server_pid = ws.server_pid()
         keeper = ws._server.keeper_pid() if ws._server is not None else None
         where = ws.where
+        describe = str(getattr(ws.store, "describe", lambda: "a FalkorDB server")())
         linger = ws.settings.store_linger_s
     if as_json:
         body: dict[str, Any] = {
@@ -62,6 +63,8 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
             "ping_ms": found.ping_ms,
             "where": where,
             "server_pid": server_pid,
+            "kind": found.kind,
+            "nodes": [asdict(n) for n in found.nodes],
             "storage": asdict(found.storage) if found.storage else None,
             "housekeeping": list(found.housekeeping),
             "scope_errors": scope_errors,
@@ -79,7 +82,14 @@ def health(home: HomeOpt = None, url: UrlOpt = None, as_json: JsonOpt = False) -
                 f"store: embedded in {escape(where)}; server pid {server_pid} ({kept}{watcher})"
             )
         else:
-            out.print(f"store: {escape(where)}")
+            out.print(f"store: {escape(where)} ({escape(describe)})")
+        for node in found.nodes:
+            ms = f", {node.ping_ms:.1f} ms" if node.ping_ms is not None else ""
+            slots = f", slots {node.slots}" if node.slots else ""
+            out.print(
+                f"  {node.role} {escape(node.address)}: {node.state} "
+                f"({escape(node.detail)}{ms}{slots})"
+            )
         stats = found.storage
         if stats is not None:
             now = {True: "yes", False: "no", None: "unknown"}[stats.compacting]

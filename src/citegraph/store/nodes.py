@@ -1,8 +1,9 @@
-"""A cluster's nodes for health: CLUSTER NODES read from any node that answers, then each
-node asked directly (a node the cluster still lists may be gone)."""
+"""The nodes of a store by URL, for health: each asked its ROLE directly; a cluster's read
+from CLUSTER NODES of any node that answers (a node the cluster still lists may be gone)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -11,7 +12,31 @@ import redis
 from redis.cluster import RedisCluster
 
 from .address import Node
-from .connections import NodeHealth, node_health
+from .health import NodeHealth
+
+
+def node_health(
+    probe: Callable[[Node], redis.Redis],
+    node: Node,
+    said_role: str | None = None,
+    label: str | None = None,
+) -> NodeHealth:
+    """Ask one node its ROLE, on a connection of its own with a short timeout."""
+    address = label or node.address
+    client = probe(node)
+    started = time.perf_counter()
+    try:
+        reply = client.execute_command("ROLE")  # type: ignore[no-untyped-call]
+        ms = (time.perf_counter() - started) * 1000
+    except redis.exceptions.RedisError as exc:
+        return NodeHealth(address, said_role or "unknown", "down", f"no answer: {exc}")
+    finally:
+        client.close()
+    role = "primary" if reply and reply[0] == "master" else "replica"
+    detail = "answers"
+    if role == "replica" and len(reply) >= 4:
+        detail = f"replica of {reply[1]}:{reply[2]}, link {reply[3]}"
+    return NodeHealth(address, role, "ok", detail, round(ms, 2))
 
 
 def parse_cluster_nodes(text: str) -> list[tuple[Node, str, str, str]]:
