@@ -24,6 +24,7 @@ from .store.queries.schema import ANY_NODE
 from .store.registry import ScopeRegistry
 
 if TYPE_CHECKING:
+    from .store.move import MoveReport
     from .extract.offline import Extractor
     from .extract.run import ProposingExtractor
 
@@ -272,6 +273,16 @@ class Workspace:
         restored = restore(self.store, backup, GRAPH_PREFIX + name, timeout)
         self.registry.add(name)
         return restored
+
+    def move_scope(
+        self, name: str, to: Workspace, as_name: str | None = None, keep: bool = False
+    ) -> MoveReport:
+        """Move scope `name` into the store of `to` (as `as_name`): backed up, restored there,
+        the copy compared record by record, then this one dropped (kept with `keep`, or when
+        it changed during the move: the report says so)."""
+        from .store.move import move_scope
+
+        return move_scope(self, name, to, as_name or name, keep)
 
     def drop_scope(self, name: str) -> None:
         """Delete a scope's whole graph."""
