@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -231,3 +232,23 @@ def falkordb_processes(home: Path) -> list[int]:
         if title.split(" ", 1)[0].endswith("redis-server") and sock in title:
             found.append(int(entry.name))
     return found
+
+
+def everything_in(scope: Any) -> dict[str, Any]:
+    """What a scope holds, field by field, for comparing two copies (backup, move)."""
+    documents = sorted(scope.documents(), key=lambda d: d.name)
+    return {
+        "documents": [
+            (d.id, d.name, d.sha256, d.size_bytes, d.media_type, d.page_starts, d.title,
+             d.chunk_count, d.extracted)
+            for d in documents
+        ],
+        "bytes": {d.name: scope.stored_text(d.id) for d in documents},
+        "chunks": [
+            (c.id, c.ordinal, c.start_byte, c.end_byte, c.page, c.end_page, c.furniture)
+            for d in documents for c in scope.chunks(d.id)
+        ],
+        "relations": sorted(map(repr, scope.relations(limit=100_000))),
+        "apollo": scope.entities("Apollo"),
+        "audit": scope.audit_summary(),
+    }  # fmt: skip

@@ -16,28 +16,9 @@ from citegraph.errors import InvalidRequest
 from citegraph.store.backup import BackupDamaged
 
 from conftest import dataset
-from helpers import cli
+from helpers import cli, everything_in
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def _everything(scope: Scope) -> dict[str, Any]:
-    documents = sorted(scope.documents(), key=lambda d: d.name)
-    return {
-        "documents": [
-            (d.id, d.name, d.sha256, d.size_bytes, d.media_type, d.page_starts, d.title,
-             d.chunk_count, d.extracted)
-            for d in documents
-        ],
-        "bytes": {d.name: scope.stored_text(d.id) for d in documents},
-        "chunks": [
-            (c.id, c.ordinal, c.start_byte, c.end_byte, c.page, c.end_page, c.furniture)
-            for d in documents for c in scope.chunks(d.id)
-        ],
-        "relations": sorted(map(repr, scope.relations(limit=100_000))),
-        "apollo": scope.entities("Apollo"),
-        "audit": scope.audit_summary(),
-    }  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +32,7 @@ def original(workspace: Workspace) -> Scope:
     return scope
 
 
-def test_a_round_trip_keeps_everything(
+def test_a_round_trip_keepseverything_in(
     workspace: Workspace, original: Scope, tmp_path: Path
 ) -> None:
     path = tmp_path / "scope.cgb"
@@ -60,7 +41,7 @@ def test_a_round_trip_keeps_everything(
     name = f"restored{os.getpid()}"
     assert workspace.restore(path, name) == written
     restored = workspace.scope(name)
-    before, after = _everything(original), _everything(restored)
+    before, after = everything_in(original), everything_in(restored)
     for key in before:
         assert after[key] == before[key], key
     assert any(chunk[4] for chunk in after["chunks"])  # PDF pages came back too

@@ -18,8 +18,9 @@ from citegraph.errors import InvalidRequest
 from citegraph.testing.servers import LocalCluster, ServerProcess, start_cluster, start_server
 
 from conftest import dataset
-from helpers import cli
-from test_backup import FIXTURES, _everything
+from helpers import cli, everything_in
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @dataclass
@@ -55,7 +56,7 @@ def test_a_scope_travels_embedded_server_cluster_and_back(stores: Stores) -> Non
     scope.ingest(FIXTURES / "harbor")
     sample = scope.audit_sample(2)
     scope.record_audit([(sample[0].id, "wrong")])
-    original = _everything(scope)
+    original = everything_in(scope)
     question = "What language is the currency service written in?"
     cited = scope.ask(question).citations
 
@@ -70,7 +71,7 @@ def test_a_scope_travels_embedded_server_cluster_and_back(stores: Stores) -> Non
         assert report.source_dropped and report.note is None, report
         assert "travel" not in source.scopes() and "travel" in target.scopes()
         moved = target.scope("travel")
-        after = _everything(moved)
+        after = everything_in(moved)
         for key in original:
             assert after[key] == original[key], (target.store_kind, key)
         assert moved.ask(question).citations == cited

@@ -24,9 +24,9 @@ from .store.queries.schema import ANY_NODE
 from .store.registry import ScopeRegistry
 
 if TYPE_CHECKING:
-    from .store.move import MoveReport
     from .extract.offline import Extractor
     from .extract.run import ProposingExtractor
+    from .store.move import MoveReport
 
 __all__ = ["Scope", "Workspace", "open", "validate_scope_name"]
 
