@@ -231,7 +231,13 @@ def compact(
             # compact: let it finish (a SHUTDOWN would abandon it), then begin ours.
             if not wait():
                 return False
-            client.bgrewriteaof()
+            try:
+                client.bgrewriteaof()
+            except redis.exceptions.ResponseError as again:
+                if "in progress" not in str(again):
+                    raise
+                # Another process began one after the first ended: its snapshot holds
+                # every write made before this call, which is all this call was for.
         if wait_s is not None:
             return wait()
         return True
