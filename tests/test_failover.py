@@ -1,7 +1,7 @@
 """Failover (issue 18), with real FalkorDB processes on loopback ports.
 
 A 3-master cluster with a replica, under load (4 clients reading, 1 writing): the master of
-the scope is killed with kill -9 and its replica promoted (CLUSTER FAILOVER TAKEOVER). Every
+the scope is killed with kill -9 and its replica promoted (CLUSTER FAILOVER FORCE). Every
 write acknowledged before and after is present afterwards, byte for byte (sha256); a read
 that fails says so (StoreUnavailable), never an empty result, and only around the switch;
 reads and writes work again without restarting anything. A primary with a replica: the
@@ -22,7 +22,7 @@ from redis.crc import key_slot
 import citegraph
 from citegraph import StoreUnavailable
 from citegraph.scope import GRAPH_PREFIX
-from citegraph.testing.servers import SLOTS, start_cluster, start_replicated
+from citegraph.testing.servers import SLOTS, LocalCluster, start_cluster, start_replicated
 
 from helpers import wait_until
 
@@ -83,6 +83,17 @@ class Load:
                         self.reads.append((time.monotonic(), seen))
 
 
+def _diagnose(load: Load, cluster: LocalCluster, killed: float) -> None:
+    """What the clients last met, and each live node's view of the slots (when it failed)."""
+    recent = [(round(w - killed, 2), repr(e)[:200]) for w, e in load.read_errors[-2:]]
+    recent += [(round(w - killed, 2), repr(e)[:200]) for w, e in load.write_errors[-2:]]
+    print("\nlast errors:", recent)
+    for server in cluster.processes():
+        if server.alive():
+            slots = [(r[0], r[1], r[2][1]) for r in server.command("CLUSTER", "SLOTS")]
+            print(server.port, "serves", slots)
+
+
 def test_cluster_failover_under_load(tmp_path: Path) -> None:
     cluster = start_cluster(tmp_path, masters=3, replicas=1)
     try:
@@ -114,13 +125,13 @@ def test_cluster_failover_under_load(tmp_path: Path) -> None:
                 60,
                 "reads after failover",
             )
+        except BaseException:
+            _diagnose(load, cluster, killed)
+            raise
         finally:
             load.stop.set()
             for t in threads:
                 t.join(60)
-            recent = [(round(w - killed, 2), repr(e)[:200]) for w, e in load.read_errors[-2:]]
-            recent += [(round(w - killed, 2), repr(e)[:200]) for w, e in load.write_errors[-2:]]
-            print("\nlast errors:", recent)
 
         # Failures were clear errors, and only around the switch.
         assert load.read_errors, "no read met the lost master: the switch was not tested"

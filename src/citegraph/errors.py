@@ -45,6 +45,11 @@ class FeatureOff(UsageError):
     """An experimental feature that is off here (or lacks what it needs, such as a model)."""
 
 
+class AdoptionError(UsageError):
+    """Another tool's output that cannot be adopted: a file missing, damaged or of no known
+    layout; the message names the file and what is wrong."""
+
+
 class ConfigError(UsageError):
     """A setting has a value citegraph cannot use."""
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import FeatureOff, InvalidQuestion, UsageError
+from .errors import FeatureOff, InvalidQuestion, InvalidRequest, UsageError
 from .values.audit import AuditedRelation, AuditSummary, EdgeVerdict
 from .values.facts import EntityIdentity, StoredRelation
 from .values.graphq import GraphAnswer, GraphSchema
@@ -15,6 +15,7 @@ from .values.paths import DEFAULT_WALK_POLICY, Direction, ImpactResult, PathsRes
 from .values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
+    from .adopt.model import AdoptReport
     from .extract.offline import Extractor
     from .extract.run import ProposingExtractor
     from .graphq.schema import SchemaCache
@@ -118,6 +119,24 @@ class ScopeKnowledge:
 
         self._prepare()
         return summary(self.graph)
+
+    def adopt(
+        self, path: str | Path, tool: str | None = None, sources: str | Path | None = None
+    ) -> AdoptReport:
+        """Adopt a graph another tool built (a LightRAG working directory; `tool` detected
+        when None): its passages located in stored bytes (`sources`: a folder of its source
+        files, for passages its output does not hold whole), its entities checked for a
+        mention, its relations graded on a sentence naming both ends. The whole output is
+        read and checked before anything is stored; adopting it again adds nothing. What was
+        kept, located, unsupported or dropped comes back in the report (docs/adopt.md)."""
+        from .adopt.read import read_output
+        from .adopt.run import adopt_into
+
+        graph = read_output(Path(path), tool)
+        folder = Path(sources) if sources is not None else None
+        if folder is not None and not folder.is_dir():
+            raise InvalidRequest(f"--sources {folder}: not a folder")
+        return adopt_into(self, graph, folder)  # type: ignore[arg-type]
 
     def backup(self, path: str | Path) -> int:
         """Write this scope to `path` (gzip'd JSON lines, checksummed): documents with their

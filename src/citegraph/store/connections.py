@@ -182,13 +182,13 @@ class Connections:
             if use_reader:
                 index = next(self._turn) % len(self._readers)
                 db, tag = self._readers[index], f"reader{index}"
-            else:
-                db, tag = self._writer, "writer"
+            else:  # reads on the primary go through the client as it is: only writes wait
+                db, tag = self._writer, "primary-read" if read else "writer"
             key = (self.generation, name, tag)
             graph = self._graphs.get(key)
             if graph is None:
                 graph = self._graphs[key] = db.select_graph(name)
-                if not use_reader:
+                if not read:
                     self._acknowledged_writes(graph, name)
             return graph, use_reader
 
@@ -197,13 +197,22 @@ class Connections:
         connection = self._writer.connection
         if self.kind == "replicated":
             node = self.primary_node.address
-            graph.execute_command = acknowledged_by_replica(connection, node, self.ack)
+            graph.execute_command = acknowledged_by_replica(
+                lambda: (connection, node, True), connection.execute_command, self.ack
+            )
         elif self.kind == "cluster" and isinstance(connection, RedisCluster):
             slot = connection.keyslot(name)  # type: ignore[no-untyped-call]
-            serving = connection.nodes_manager.slots_cache.get(slot, [])
-            if len(serving) > 1:  # its master, then replicas
-                client = connection.get_redis_connection(serving[0])
-                graph.execute_command = acknowledged_by_replica(client, serving[0].name, self.ack)
+
+            def route() -> tuple[Any, str, bool] | None:
+                serving = connection.nodes_manager.slots_cache.get(slot) or []
+                if not serving:
+                    return None
+                primary = serving[0]
+                return connection.get_redis_connection(primary), primary.name, len(serving) > 1
+
+            graph.execute_command = acknowledged_by_replica(
+                route, connection.execute_command, self.ack
+            )
 
     def wrote(self, name: str) -> None:
         self._wrote[name] = time.monotonic()

@@ -16,8 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import redis
-
 log = logging.getLogger("citegraph")
 
 ACK_TIMEOUT_MS = 1000
@@ -49,16 +47,26 @@ class ReplicaAck:
         )
 
 
-def acknowledged_by_replica(client: redis.Redis, node: str, ack: ReplicaAck) -> Callable[..., Any]:
-    """An execute_command for a falkordb Graph that writes through `client` and waits for
-    one replica, on one connection."""
+# Who takes a graph's writes now: the client of its primary, the primary's name, and whether
+# it has a replica to wait for (None when the store cannot say: the write goes without).
+Route = Callable[[], tuple[Any, str, bool] | None]
+
+
+def acknowledged_by_replica(
+    route: Route, fallback: Callable[..., Any], ack: ReplicaAck
+) -> Callable[..., Any]:
+    """An execute_command for a falkordb Graph's writes: through the graph's primary and then
+    WAIT 1 on the same connection, where that primary has a replica. The primary is looked up
+    at each call, so writes follow a failover as soon as the client's view has."""
 
     def execute(*args: Any) -> Any:
-        if not ack.waits(node):
-            return client.execute_command(*args)  # type: ignore[no-untyped-call]
+        found = route()
+        if found is None or not found[2] or not ack.waits(found[1]):
+            return fallback(*args)
+        client, node, _ = found
         with client.pipeline(transaction=False) as pipe:
-            pipe.execute_command(*args)  # type: ignore[no-untyped-call]
-            pipe.execute_command("WAIT", 1, ACK_TIMEOUT_MS)  # type: ignore[no-untyped-call]
+            pipe.execute_command(*args)
+            pipe.execute_command("WAIT", 1, ACK_TIMEOUT_MS)
             reply, acks = pipe.execute(raise_on_error=False)
         if isinstance(reply, Exception):
             raise reply

@@ -248,9 +248,11 @@ class LocalCluster:
         _wait(ok, timeout_s, "the cluster serving every slot")
 
     def promote(self, replica: ServerProcess) -> None:
-        """Make `replica` a master in place of its own, lost one (CLUSTER FAILOVER TAKEOVER:
-        no agreement from the lost master is needed)."""
-        replica.command("CLUSTER", "FAILOVER", "TAKEOVER")
+        """Make `replica` a master in place of its own, lost one: CLUSTER FAILOVER FORCE (no
+        word from the lost master, but an election the other masters vote in, so all of
+        them learn the new owner of the slots), and wait until every live node agrees on who
+        serves each slot."""
+        replica.command("CLUSTER", "FAILOVER", "FORCE")
 
         def is_master() -> bool:
             role = replica.command("ROLE")
@@ -259,6 +261,21 @@ class LocalCluster:
         _wait(is_master, 30, "the promoted replica")
         self.masters = [m for m in self.masters if m.alive()] + [replica]
         self.replicas = [r for r in self.replicas if r is not replica]
+        self.wait_agreed()
+
+    def wait_agreed(self, timeout_s: float = 30.0) -> None:
+        """Return once every live node gives the same slot owners, all of them live."""
+        live = {m.port for m in self.processes() if m.alive()}
+
+        def agreed() -> bool:
+            views = set()
+            for server in self.processes():
+                if server.alive():
+                    slots = server.command("CLUSTER", "SLOTS")
+                    views.add(tuple(sorted((r[0], r[1], int(r[2][1])) for r in slots)))
+            return len(views) == 1 and all(owner in live for _, _, owner in next(iter(views)))
+
+        _wait(agreed, timeout_s, "the nodes agreeing on the slots' owners")
 
     def stop(self) -> None:
         for server in self.processes():

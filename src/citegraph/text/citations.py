@@ -47,7 +47,11 @@ def at_span(
         start_byte=start,
         end_byte=end,
         quote=quote,
-        grounding=Grounding.SOURCE,
+        # A chunk adopted from another tool and found in no source: its own text is all
+        # that is stored, so the span is of that chunk, not of a source file.
+        grounding=Grounding.CHUNK
+        if origin is not None and origin.kind == "adopted-chunk"
+        else Grounding.SOURCE,
         page=page_of(page_starts, start) if page_starts else None,
         end_page=page_of(page_starts, end - 1) if page_starts else None,
         text_origin=origin,

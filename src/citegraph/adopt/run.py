@@ -1,0 +1,237 @@
+"""Adopting another tool's graph into a scope, with citegraph's rules for what is kept.
+
+Each adopted chunk is located: in its document's text when the tool kept it, else in the
+source file of that name under `sources`; those documents are stored (their bytes, chunked
+by citegraph) and cite with `grounding: source`. A chunk found nowhere is stored as its own
+text and cites with `grounding: chunk`. Each adopted entity is searched for in the text of
+its own chunks with the quote matcher: located mentions are stored as mentions; an entity
+with none is stored `unsupported` (listed, never cited). A relation is `supported`, with the
+sentence as its quote, only when one sentence of its chunks names both ends; otherwise it is
+stored uncited (`inferred`). The tool's descriptions are kept as its words, never as a
+citation. Everything is merged, never created twice: adopting the same output again adds
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..extract.mentions import entity_key, locate_name, normalise_name
+from ..text.fold import FoldedText
+from ..text.sentences import sentence_spans
+from ..values.documents import Chunk, Document, TextOrigin
+from .model import AdoptedGraph, AdoptReport
+
+if TYPE_CHECKING:
+    from ..scope import Scope
+
+OWN_TEXT = "adopted-chunk"  # the origin kind of a chunk stored as its own text
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where an adopted chunk's text lies in a stored document (character offsets)."""
+
+    document: Document
+    text: str  # the stored document's whole text
+    start: int
+    end: int
+    ours: tuple[Chunk, ...]  # citegraph's chunks of that document
+
+
+def _find(text: str, passage: str, after: int) -> int:
+    at = text.find(passage, after)
+    return at if at >= 0 else text.find(passage)
+
+
+def _source_file(sources: Path | None, name: str) -> Path | None:
+    if sources is None:
+        return None
+    for candidate in (sources / name, sources / Path(name).name):
+        if candidate.is_file() and candidate.resolve().is_relative_to(sources.resolve()):
+            return candidate
+    return None
+
+
+def _byte(text: str, char: int) -> int:
+    return len(text[:char].encode())
+
+
+def _containing(ours: Iterable[Chunk], start: int, end: int) -> Chunk | None:
+    for chunk in ours:
+        if chunk.start_byte <= start and end <= chunk.end_byte:
+            return chunk
+    return None
+
+
+def place_chunks(
+    scope: Scope, graph: AdoptedGraph, sources: Path | None, report: AdoptReport
+) -> dict[str, Placed]:
+    """Store what the chunks need (documents, source files, or their own text) and say where
+    each chunk's text lies."""
+    origin = TextOrigin("adopted", graph.tool, "adopt")
+    with_text = [d for d in graph.documents if d.text]
+    stored: dict[str, Document] = {}
+    if with_text:
+        items = [(d.name, (d.text or "").encode()) for d in with_text]
+        for doc, result in zip(with_text, scope.ingest_many(items, origin=origin), strict=True):
+            stored[doc.id] = result.document
+    for doc in graph.documents:
+        if doc.id in stored:
+            continue
+        path = _source_file(sources, doc.name)
+        if path is not None:
+            [result] = scope.ingest(path, name=doc.name)
+            stored[doc.id] = result.document
+    texts = {key: scope.stored_text(d.id).decode() for key, d in stored.items()}
+    ours = {key: tuple(scope.chunks(d.id)) for key, d in stored.items()}
+    placed: dict[str, Placed] = {}
+    unplaced = []
+    cursor: dict[str, int] = {}
+    for chunk in graph.chunks:
+        key = chunk.document_id
+        if key in texts and key is not None and chunk.text:
+            text = texts[key]
+            at = _find(text, chunk.text, cursor.get(key, 0))
+            if at >= 0:
+                end = at + len(chunk.text)
+                cursor[key] = at + 1
+                placed[chunk.id] = Placed(stored[key], text, at, end, ours[key])
+                continue
+        unplaced.append(chunk)
+    report.chunks = len(graph.chunks)
+    report.chunks_in_source = len(placed)
+    own = [c for c in unplaced if c.text.strip()]
+    report.unlocated_chunks = [c.id for c in unplaced if not c.text.strip()]
+    if own:
+        items = [(f"{graph.tool} chunk {c.id}", c.text.encode()) for c in own]
+        own_origin = TextOrigin(OWN_TEXT, graph.tool, "adopt")
+        results = scope.ingest_many(items, media_type="text/plain", origin=own_origin)
+        for chunk, result in zip(own, results, strict=True):
+            text = scope.stored_text(result.document.id).decode()
+            mine = tuple(scope.chunks(result.document.id))
+            placed[chunk.id] = Placed(result.document, text, 0, len(text), mine)
+    report.chunks_as_own_text = len(own)
+    report.documents = len({p.document.id for p in placed.values()})
+    return placed
+
+
+def entity_rows(
+    graph: AdoptedGraph, placed: dict[str, Placed], report: AdoptReport
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str]]:
+    """Entity rows, mention rows, and each name's key (for the relations' ends)."""
+    entities: list[dict[str, Any]] = []
+    mentions: list[dict[str, Any]] = []
+    key_of: dict[str, str] = {}
+    types_of: dict[str, set[str]] = {}
+    for entity in graph.entities:
+        key = entity_key(entity.name, entity.type)
+        key_of.setdefault(entity.name, key)
+        types_of.setdefault(normalise_name(entity.name), set()).add(entity.type)
+        found = 0
+        for chunk_id in entity.chunk_ids:
+            spot = placed.get(chunk_id)
+            if spot is None:
+                continue
+            passage = spot.text[spot.start : spot.end]
+            match = locate_name(entity.name, FoldedText(passage))
+            if match is None:
+                continue
+            start = _byte(spot.text, spot.start) + match.start_byte
+            end = start + (match.end_byte - match.start_byte)
+            ours = _containing(spot.ours, start, end)
+            if ours is None:
+                continue  # across two of citegraph's chunks: not one chunk's span
+            found += 1
+            mentions.append({
+                "key": key, "name": entity.name, "type": entity.type,
+                "norm": normalise_name(entity.name), "chunk_id": ours.id,
+                "document_id": spot.document.id, "start_byte": start, "end_byte": end,
+                "count": match.count,
+            })  # fmt: skip
+        entities.append({
+            "key": key, "name": entity.name, "type": entity.type,
+            "norm": normalise_name(entity.name), "description": entity.description,
+            "tool": graph.tool, "unsupported": found == 0,
+        })  # fmt: skip
+        if found:
+            report.entities_located += 1
+        else:
+            report.entities_unsupported.append(f"{entity.name} ({entity.type})")
+    report.entities = len(graph.entities)
+    report.mentions = len(mentions)
+    report.same_name_other_type = sorted(
+        f"{name}: {', '.join(sorted(kinds))}" for name, kinds in types_of.items() if len(kinds) > 1
+    )
+    return entities, mentions, key_of
+
+
+def _sentence_with_both(spot: Placed, a: str, b: str) -> tuple[int, int, str] | None:
+    """The first sentence of the chunk's text that names both, as document byte offsets."""
+    passage = spot.text[spot.start : spot.end]
+    for start, end in sentence_spans(passage):
+        sentence = passage[start:end]
+        folded = FoldedText(sentence)
+        if locate_name(a, folded) is not None and locate_name(b, folded) is not None:
+            lo = _byte(spot.text, spot.start + start)
+            return lo, lo + len(sentence.encode()), sentence
+    return None
+
+
+def relation_rows(
+    graph: AdoptedGraph, placed: dict[str, Placed], key_of: dict[str, str], report: AdoptReport
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    source = f"adopted:{graph.tool}"
+    for relation in graph.relations:
+        a, b = key_of.get(relation.source), key_of.get(relation.target)
+        if a is None or b is None:
+            report.dropped["end-not-an-entity"] = report.dropped.get("end-not-an-entity", 0) + 1
+            continue
+        base = {
+            "a": a, "b": b, "type": "RELATED", "source": source, "keywords": relation.keywords,
+            "description": relation.description, "weight": relation.weight,
+        }  # fmt: skip
+        grounded = None
+        for chunk_id in relation.chunk_ids:
+            spot = placed.get(chunk_id)
+            found = _sentence_with_both(spot, relation.source, relation.target) if spot else None
+            if spot is not None and found is not None:
+                ours = _containing(spot.ours, found[0], found[1])
+                if ours is not None:
+                    grounded = (spot, ours, found)
+                    break
+        if grounded is None:
+            report.relations_inferred += 1
+            rows.append({**base, "citable": False, "quote": None, "chunk_id": "",
+                         "document_id": None, "start_byte": None, "end_byte": None})  # fmt: skip
+            continue
+        spot, ours, (start, end, sentence) = grounded
+        report.relations_supported += 1
+        rows.append({**base, "citable": True, "quote": sentence, "chunk_id": ours.id,
+                     "document_id": spot.document.id, "start_byte": start,
+                     "end_byte": end})  # fmt: skip
+    report.relations = len(graph.relations)
+    return rows
+
+
+def adopt_into(scope: Scope, graph: AdoptedGraph, sources: Path | None) -> AdoptReport:
+    """Adopt `graph` (already read and checked whole) into `scope`."""
+    from ..store.queries.adopt import ADOPT_ENTITIES, ADOPT_RELATIONS
+    from ..store.queries.entities import REMEMBER_MENTIONS
+
+    report = AdoptReport(graph.tool, graph.version, scope.name)
+    placed = place_chunks(scope, graph, sources, report)
+    entities, mentions, key_of = entity_rows(graph, placed, report)
+    relations = relation_rows(graph, placed, key_of, report)
+    for query, rows in (
+        (ADOPT_ENTITIES, entities),
+        (REMEMBER_MENTIONS, mentions),
+        (ADOPT_RELATIONS, relations),
+    ):
+        for start in range(0, len(rows), 1000):
+            scope.graph.query(query, {"rows": rows[start : start + 1000]})
+    return report
