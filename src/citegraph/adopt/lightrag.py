@@ -119,8 +119,9 @@ def read_lightrag(path: Path) -> AdoptedGraph:
             name = key
         documents.append(AdoptedDocument(key, name, record["content"]))
     chunks_path = path / CHUNKS
+    chunks_raw = _json(chunks_path)
     chunks = []
-    for key, value in _json(chunks_path).items():
+    for key, value in chunks_raw.items():
         record = _record(chunks_path, key, value, "content")
         doc = record.get("full_doc_id")
         order = record.get("chunk_order_index")
@@ -132,6 +133,14 @@ def read_lightrag(path: Path) -> AdoptedGraph:
                 order if isinstance(order, int) else 0,
             )
         )
+    # Without the documents' store, each chunk still names its document and file.
+    known = {d.id for d in documents}
+    for value in chunks_raw.values():
+        doc, file_path = value.get("full_doc_id"), value.get("file_path")
+        if isinstance(doc, str) and doc not in known:
+            named = file_path if isinstance(file_path, str) and file_path else doc
+            documents.append(AdoptedDocument(doc, named, None))
+            known.add(doc)
     entities, relations = _graph(path / GRAPH)
     return AdoptedGraph(
         tool="lightrag",

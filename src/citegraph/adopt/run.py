@@ -1,7 +1,7 @@
 """Adopting another tool's graph into a scope, with citegraph's rules for what is kept.
 
-Each adopted chunk is located: in its document's text when the tool kept it, else in the
-source file of that name under `sources`; those documents are stored (their bytes, chunked
+Each adopted chunk is located: in the source file of its document's name under `sources`,
+else in its document's text when the tool kept it; those documents are stored (their bytes, chunked
 by citegraph) and cite with `grounding: source`. A chunk found nowhere is stored as its own
 text and cites with `grounding: chunk`. Each adopted entity is searched for in the text of
 its own chunks with the quote matcher: located mentions are stored as mentions; an entity
@@ -22,13 +22,11 @@ from typing import TYPE_CHECKING, Any
 from ..extract.mentions import entity_key, locate_name, normalise_name
 from ..text.fold import FoldedText
 from ..text.sentences import sentence_spans
-from ..values.documents import Chunk, Document, TextOrigin
+from ..values.documents import ADOPTED_CHUNK, Chunk, Document, TextOrigin
 from .model import AdoptedGraph, AdoptReport
 
 if TYPE_CHECKING:
     from ..scope import Scope
-
-OWN_TEXT = "adopted-chunk"  # the origin kind of a chunk stored as its own text
 
 
 @dataclass(frozen=True)
@@ -73,18 +71,17 @@ def place_chunks(
     """Store what the chunks need (documents, source files, or their own text) and say where
     each chunk's text lies."""
     origin = TextOrigin("adopted", graph.tool, "adopt")
-    with_text = [d for d in graph.documents if d.text]
     stored: dict[str, Document] = {}
-    if with_text:
-        items = [(d.name, (d.text or "").encode()) for d in with_text]
-        for doc, result in zip(with_text, scope.ingest_many(items, origin=origin), strict=True):
-            stored[doc.id] = result.document
+    # A source file, when given, is the truest text (the tool may have trimmed its copy).
     for doc in graph.documents:
-        if doc.id in stored:
-            continue
         path = _source_file(sources, doc.name)
         if path is not None:
             [result] = scope.ingest(path, name=doc.name)
+            stored[doc.id] = result.document
+    with_text = [d for d in graph.documents if d.text and d.id not in stored]
+    if with_text:
+        items = [(d.name, (d.text or "").encode()) for d in with_text]
+        for doc, result in zip(with_text, scope.ingest_many(items, origin=origin), strict=True):
             stored[doc.id] = result.document
     texts = {key: scope.stored_text(d.id).decode() for key, d in stored.items()}
     ours = {key: tuple(scope.chunks(d.id)) for key, d in stored.items()}
@@ -108,7 +105,7 @@ def place_chunks(
     report.unlocated_chunks = [c.id for c in unplaced if not c.text.strip()]
     if own:
         items = [(f"{graph.tool} chunk {c.id}", c.text.encode()) for c in own]
-        own_origin = TextOrigin(OWN_TEXT, graph.tool, "adopt")
+        own_origin = TextOrigin(ADOPTED_CHUNK, graph.tool, "adopt")
         results = scope.ingest_many(items, media_type="text/plain", origin=own_origin)
         for chunk, result in zip(own, results, strict=True):
             text = scope.stored_text(result.document.id).decode()

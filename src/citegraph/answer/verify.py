@@ -16,7 +16,7 @@ from typing import Any
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteNotFound, locate_in
 from ..values.answers import Claim, RefusalReason, answer_text, wording_of
-from ..values.documents import Citation, Grounding
+from ..values.documents import Citation, grounding_of
 from ..values.evidence import Evidence, EvidenceItem
 
 MAX_REPLY_CHARS = 200_000
@@ -141,7 +141,7 @@ def _claim(
                 start_byte=item.start_byte + match.start_byte,
                 end_byte=item.start_byte + match.end_byte,
                 quote=match.text,
-                grounding=Grounding.SOURCE,
+                grounding=grounding_of(item.text_origin),
                 page=item.page,
                 end_page=item.end_page,
                 text_origin=item.text_origin,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..ingest.pdf import page_of
-from ..values.documents import Chunk, Citation, Document, Grounding, TextOrigin
+from ..values.documents import Chunk, Citation, Document, TextOrigin, grounding_of
 from .fold import FoldedText
 from .quotes import QuoteNotFound, locate_in
 
@@ -47,11 +47,7 @@ def at_span(
         start_byte=start,
         end_byte=end,
         quote=quote,
-        # A chunk adopted from another tool and found in no source: its own text is all
-        # that is stored, so the span is of that chunk, not of a source file.
-        grounding=Grounding.CHUNK
-        if origin is not None and origin.kind == "adopted-chunk"
-        else Grounding.SOURCE,
+        grounding=grounding_of(origin),
         page=page_of(page_starts, start) if page_starts else None,
         end_page=page_of(page_starts, end - 1) if page_starts else None,
         text_origin=origin,

@@ -98,6 +98,18 @@ class Grounding(StrEnum):
     CHUNK = "chunk"  # only a chunk's own text (adopted from another tool's graph; reserved)
 
 
+# The origin kind of a chunk adopted from another tool's graph and found in no source: its
+# own text is all that is stored.
+ADOPTED_CHUNK = "adopted-chunk"
+
+
+def grounding_of(origin: TextOrigin | None) -> Grounding:
+    """What a citation of text with this origin is a span of."""
+    if origin is not None and origin.kind == ADOPTED_CHUNK:
+        return Grounding.CHUNK
+    return Grounding.SOURCE
+
+
 @dataclass(frozen=True)
 class Citation:
     """A quote proven to be in stored text: where, and the stored bytes themselves.

@@ -7,6 +7,7 @@ import signal
 import sys
 
 from . import (  # noqa: F401  (they register)
+    adoption,
     answers,
     backups,
     demo,

@@ -1,0 +1,89 @@
+"""`citegraph adopt`: a graph another tool built, taken into a scope with its passages
+located and its entities and relations checked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ...errors import CitegraphError, UsageError
+from .common import (
+    HomeOpt,
+    JsonOpt,
+    ScopeOpt,
+    UrlOpt,
+    app,
+    escape,
+    fail,
+    open_workspace,
+    out,
+    print_json,
+)
+
+
+@app.command()
+def adopt(
+    path: Annotated[Path, typer.Argument(help="The tool's output: a LightRAG working directory.")],
+    tool: Annotated[
+        str | None,
+        typer.Option("--from", help="lightrag or graphrag (detected from the files if omitted)."),
+    ] = None,
+    sources: Annotated[
+        Path | None,
+        typer.Option(
+            "--sources",
+            help="A folder holding the source files, for passages the output does not hold whole.",
+        ),
+    ] = None,
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Adopt a graph built by LightRAG into --scope, keeping only what can be checked.
+
+    Each adopted passage is located in its document (the tool's copy, or the file of that
+    name under --sources: `grounding: source`), or stored as its own text (`grounding:
+    chunk`). Each entity is searched for in its passages: one found nowhere is kept as
+    `unsupported`, never cited. A relation is `supported`, quoting the sentence, only when one
+    sentence of its passages names both ends; otherwise it is kept uncited (`inferred`). The
+    tool's descriptions are its words, never citations. The whole output is read and checked
+    first (a damaged file is refused, exit 2, nothing stored); adopting it again adds
+    nothing. Microsoft GraphRAG output is not adopted yet (docs/adopt.md)."""
+    from ...service.shapes import camel
+
+    with open_workspace(home, url) as ws:
+        try:
+            report = ws.scope(scope).adopt(path, tool, sources)
+        except UsageError as exc:
+            fail(str(exc), 2)
+        except CitegraphError as exc:
+            fail(str(exc), 3)
+    if as_json:
+        print_json(json.dumps(camel(asdict(report))))
+        return
+    out.print(f"adopted {escape(report.tool)} output into scope {escape(scope)}")
+    out.print(
+        f"  passages: {report.chunks} ({report.chunks_in_source} located in their documents, "
+        f"{report.chunks_as_own_text} stored as their own text)"
+    )
+    out.print(
+        f"  entities: {report.entities} ({report.entities_located} located, "
+        f"{len(report.entities_unsupported)} unsupported); mentions: {report.mentions}"
+    )
+    out.print(
+        f"  relations: {report.relations} ({report.relations_supported} supported, "
+        f"{report.relations_inferred} inferred)"
+    )
+    for name in report.entities_unsupported:
+        out.print(f"  unsupported (named nowhere in its passages): {escape(name)}")
+    for name in report.same_name_other_type:
+        out.print(f"  same name, other types, kept apart: {escape(name)}")
+    for reason, count in sorted(report.dropped.items()):
+        out.print(f"  dropped ({escape(reason)}): {count}")
+    for chunk in report.unlocated_chunks:
+        out.print(f"  an empty passage, not stored: {escape(chunk)}")
