@@ -179,9 +179,11 @@ def test_what_is_not_an_output_is_named(workspace: Workspace, tmp_path: Path) ->
     scope = _scope(workspace)
     with pytest.raises(AdoptionError, match="neither a LightRAG working directory"):
         scope.adopt(tmp_path)
-    (tmp_path / "documents.parquet").write_bytes(b"PAR1")
-    with pytest.raises(AdoptionError, match=r"GraphRAG output .* is not built yet"):
+    (tmp_path / "kv_store_text_chunks.json").write_text("{}")  # half a LightRAG directory
+    with pytest.raises(AdoptionError, match="neither a LightRAG working directory"):
         scope.adopt(tmp_path)
+    with pytest.raises(AdoptionError, match="--from must be one of lightrag, graphrag"):
+        scope.adopt(tmp_path, tool="haystack")
 
 
 def test_the_adopt_command(tmp_path: Path) -> None:

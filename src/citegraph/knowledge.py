@@ -123,9 +123,10 @@ class ScopeKnowledge:
     def adopt(
         self, path: str | Path, tool: str | None = None, sources: str | Path | None = None
     ) -> AdoptReport:
-        """Adopt a graph another tool built (a LightRAG working directory; `tool` detected
-        when None): its passages located in stored bytes (`sources`: a folder of its source
-        files, for passages its output does not hold whole), its entities checked for a
+        """Adopt a graph another tool built (a GraphRAG output folder or a LightRAG working
+        directory; `tool`, graphrag or lightrag, detected when None): its passages located in
+        stored bytes (`sources`: a folder of its source files, for passages its output does
+        not hold whole), its entities checked for a
         mention, its relations graded on a sentence naming both ends. The whole output is
         read and checked before anything is stored; adopting it again adds nothing. What was
         kept, located, unsupported or dropped comes back in the report (docs/adopt.md)."""

@@ -1,2 +1,2 @@
-"""Adopting graphs built by other tools (LightRAG; Microsoft GraphRAG is next): their passages
+"""Adopting graphs built by other tools (Microsoft GraphRAG, LightRAG): their passages
 located in stored bytes, their entities and relations checked like citegraph's own."""

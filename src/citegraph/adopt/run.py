@@ -118,15 +118,15 @@ def place_chunks(
 
 def entity_rows(
     graph: AdoptedGraph, placed: dict[str, Placed], report: AdoptReport
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, list[tuple[str, frozenset[str]]]]]:
     """Entity rows, mention rows, and each name's key (for the relations' ends)."""
     entities: list[dict[str, Any]] = []
     mentions: list[dict[str, Any]] = []
-    key_of: dict[str, str] = {}
+    key_of: dict[str, list[tuple[str, frozenset[str]]]] = {}
     types_of: dict[str, set[str]] = {}
     for entity in graph.entities:
         key = entity_key(entity.name, entity.type)
-        key_of.setdefault(entity.name, key)
+        key_of.setdefault(entity.name, []).append((key, frozenset(entity.chunk_ids)))
         types_of.setdefault(normalise_name(entity.name), set()).add(entity.type)
         found = 0
         for chunk_id in entity.chunk_ids:
@@ -178,13 +178,28 @@ def _sentence_with_both(spot: Placed, a: str, b: str) -> tuple[int, int, str] | 
     return None
 
 
+def _end(keys: list[tuple[str, frozenset[str]]] | None, chunks: tuple[str, ...]) -> str | None:
+    """The entity a relation's end names: of several with that name (other types), the one
+    that shares a passage with the relation."""
+    if not keys:
+        return None
+    for key, own in keys:
+        if own.intersection(chunks):
+            return key
+    return keys[0][0]
+
+
 def relation_rows(
-    graph: AdoptedGraph, placed: dict[str, Placed], key_of: dict[str, str], report: AdoptReport
+    graph: AdoptedGraph,
+    placed: dict[str, Placed],
+    key_of: dict[str, list[tuple[str, frozenset[str]]]],
+    report: AdoptReport,
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     source = f"adopted:{graph.tool}"
     for relation in graph.relations:
-        a, b = key_of.get(relation.source), key_of.get(relation.target)
+        a = _end(key_of.get(relation.source), relation.chunk_ids)
+        b = _end(key_of.get(relation.target), relation.chunk_ids)
         if a is None or b is None:
             report.dropped["end-not-an-entity"] = report.dropped.get("end-not-an-entity", 0) + 1
             continue

@@ -27,7 +27,12 @@ from .common import (
 
 @app.command()
 def adopt(
-    path: Annotated[Path, typer.Argument(help="The tool's output: a LightRAG working directory.")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="The tool's output: a GraphRAG output folder or a LightRAG working directory."
+        ),
+    ],
     tool: Annotated[
         str | None,
         typer.Option("--from", help="lightrag or graphrag (detected from the files if omitted)."),
@@ -44,7 +49,8 @@ def adopt(
     url: UrlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Adopt a graph built by LightRAG into --scope, keeping only what can be checked.
+    """Adopt a graph built by Microsoft GraphRAG (2.x, 3.x) or LightRAG into --scope, keeping
+    only what can be checked.
 
     Each adopted passage is located in its document (the tool's copy, or the file of that
     name under --sources: `grounding: source`), or stored as its own text (`grounding:
@@ -53,7 +59,8 @@ def adopt(
     sentence of its passages names both ends; otherwise it is kept uncited (`inferred`). The
     tool's descriptions are its words, never citations. The whole output is read and checked
     first (a damaged file is refused, exit 2, nothing stored); adopting it again adds
-    nothing. Microsoft GraphRAG output is not adopted yet (docs/adopt.md)."""
+    nothing. GraphRAG's parquet needs pyarrow (pip install 'citegraph[adopt]'); its community
+    reports are not read yet (docs/adopt.md)."""
     from ...service.shapes import camel
 
     with open_workspace(home, url) as ws:
