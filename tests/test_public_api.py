@@ -26,6 +26,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "paths",
         "evaluate",
         "graphq",
+        "adopt",
     }
     assert set(citegraph.__all__) - {"__version__"} == public - modules
     for name in citegraph.__all__:

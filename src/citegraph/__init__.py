@@ -12,6 +12,7 @@ import importlib as _importlib
 import typing as _typing
 
 from .errors import (
+    AdoptionError,
     ChatModelError,
     CitegraphError,
     ConfigError,
@@ -189,6 +190,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AdoptionError",
     "Affected",
     "Answer",
     "AuditSummary",

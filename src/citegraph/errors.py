@@ -88,6 +88,7 @@ class IndexNotReady(RuntimeFailure):
 
 
 __all__ = [
+    "AdoptionError",
     "ChatModelError",
     "CitegraphError",
     "ConfigError",
