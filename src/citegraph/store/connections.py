@@ -63,20 +63,24 @@ class Connections:
 
     # -- connecting ---------------------------------------------------------------------
 
-    def _client(self, node: Node, **extra: Any) -> falkordb.FalkorDB:
+    def _where(self, node: Node) -> dict[str, Any]:
+        """How to reach `node`: the unix socket, or its host and port with the URL's
+        credentials and TLS."""
         if self.address.socket_path is not None:
-            return falkordb.FalkorDB(
-                unix_socket_path=self.address.socket_path, socket_timeout=self.timeout_s
-            )
-        return falkordb.FalkorDB(
-            host=node.host,
-            port=node.port,
-            username=self.address.username,
-            password=self.address.password,
-            ssl=self.address.scheme == "rediss",
-            socket_timeout=self.timeout_s,
-            **extra,
-        )
+            return {"unix_socket_path": self.address.socket_path}
+        return {
+            "host": node.host,
+            "port": node.port,
+            "username": self.address.username,
+            "password": self.address.password,
+            "ssl": self.address.scheme == "rediss",
+        }
+
+    def _client(self, node: Node, **extra: Any) -> falkordb.FalkorDB:
+        where = self._where(node)
+        if "unix_socket_path" in where:
+            extra = {}  # a cluster is never behind a unix socket here
+        return falkordb.FalkorDB(**where, socket_timeout=self.timeout_s, **extra)
 
     def _cluster_client(self, read_from_replicas: bool) -> falkordb.FalkorDB:
         seeds = [ClusterNode(n.host, n.port) for n in self.address.nodes]  # type: ignore[no-untyped-call]
@@ -148,21 +152,12 @@ class Connections:
     def _probe(self, node: Node, timeout_s: float = NODE_PROBE_S) -> redis.Redis:
         """A client of one node that gives up after `timeout_s`, once (no retries: a health
         check must not wait out several timeouts of a hung node)."""
-        common: dict[str, Any] = {
-            "socket_timeout": timeout_s,
-            "socket_connect_timeout": timeout_s,
-            "decode_responses": True,
-            "retry": Retry(NoBackoff(), 0),
-        }
-        if self.address.socket_path is not None:
-            return redis.Redis(unix_socket_path=self.address.socket_path, **common)
         return redis.Redis(
-            host=node.host,
-            port=node.port,
-            username=self.address.username,
-            password=self.address.password,
-            ssl=self.address.scheme == "rediss",
-            **common,
+            **self._where(node),
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
+            decode_responses=True,
+            retry=Retry(NoBackoff(), 0),
         )
 
     # -- routing ------------------------------------------------------------------------
