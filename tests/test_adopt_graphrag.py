@@ -3,7 +3,7 @@ GraphRAG's documented output schema (2.x: `text_units.document_ids`; 3.x:
 `text_units.document_id`), not by GraphRAG itself: running it (its install and a stub that
 speaks its extraction prompts) was not done. Over the same three notes as the LightRAG
 fixture: an overlapping pair of text units, an entity no text unit names, a relation whose
-ends no sentence names together, and one title with two types."""
+ends no sentence names together, one title with two types, and a community report."""
 
 from __future__ import annotations
 
@@ -80,8 +80,16 @@ def write_output(folder: Path, layout: int) -> dict[str, str]:
         relation("Ledger Service", "Quantum Billing Engine", "ledger-1"),
         relation("Audit Worker", "Journal DB", "audit"),
     ]
+    ledger_ids = [e["id"] for e in entities if e["title"] in ("Ledger Service", "Journal DB")]
+    communities = [{"id": "c0", "community": 0, "title": "Community 0",
+                    "entity_ids": ledger_ids}]  # fmt: skip
+    content = "# The ledger\nA model's summary of the ledger's community."
+    reports = [{"id": "r0", "community": 0, "title": "The ledger and its store",
+                "summary": "The ledger writes to Journal DB.",
+                "full_content": content}]  # fmt: skip
     for name, rows in (("documents", docs), ("text_units", units), ("entities", entities),
-                       ("relationships", relations)):  # fmt: skip
+                       ("relationships", relations), ("communities", communities),
+                       ("community_reports", reports)):  # fmt: skip
         pq.write_table(pa.Table.from_pylist(rows), folder / f"{name}.parquet")
     return ids
 
@@ -128,6 +136,27 @@ def test_graphrag_output_is_adopted_and_checked(
     answer = scope.ask("What does the Audit Worker read from Journal DB?")
     assert answer.disposition.value == "answered", answer
     assert all(c.grounding is Grounding.SOURCE for c in answer.citations)
+    # The community report is context beside its entities: no chunk, so never a citation.
+    assert report.community_reports == 1
+    about = scope.graph.ro_query(
+        "MATCH (c:CommunityReport)-[:ABOUT]->(e:Entity) RETURN c.title, e.name ORDER BY e.name"
+    )
+    assert about == [
+        ["The ledger and its store", "Journal DB"],
+        ["The ledger and its store", "Ledger Service"],
+    ]
+    summary = scope.ask("What does the model's summary of the ledger's community say?")
+    assert all("model's summary" not in c.quote for c in summary.citations)
+    # A backup of the adopted scope keeps the reports and their links.
+    scope.backup(tmp_path / "adopted.cgb")
+    copy = f"{scope.name}copy"
+    workspace.restore(tmp_path / "adopted.cgb", copy)
+    assert (
+        workspace.scope(copy).graph.ro_query(
+            "MATCH (c:CommunityReport)-[:ABOUT]->(e:Entity) RETURN c.title, e.name ORDER BY e.name"
+        )
+        == about
+    )
     before = _counts(scope)
     scope.adopt(tmp_path / "output")
     assert _counts(scope) == before

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AdoptionError
-from .model import AdoptedChunk, AdoptedDocument, AdoptedEntity, AdoptedGraph, AdoptedRelation
+from .model import (
+    AdoptedChunk,
+    AdoptedDocument,
+    AdoptedEntity,
+    AdoptedGraph,
+    AdoptedRelation,
+    AdoptedReport,
+)
 
 TABLES = ("documents", "text_units", "entities", "relationships")
 
@@ -69,6 +76,7 @@ def read_graphrag(path: Path) -> AdoptedGraph:
     entities = _rows(path / "entities.parquet", ("title", "type", "text_unit_ids"))
     relations = _rows(path / "relationships.parquet", ("source", "target", "text_unit_ids"))
     v3 = bool(units) and "document_id" in units[0]
+    reports = _reports(path, entities)
     documents = tuple(
         AdoptedDocument(
             str(row["id"]),
@@ -115,4 +123,31 @@ def read_graphrag(path: Path) -> AdoptedGraph:
             )
             for row in relations
         ),
+        reports=reports,
+    )
+
+
+def _reports(path: Path, entities: list[dict[str, Any]]) -> tuple[AdoptedReport, ...]:
+    """Community reports, each with its community's entities (from communities.parquet,
+    through GraphRAG's entity ids, which hold within one run); none when absent."""
+    if not (path / "community_reports.parquet").is_file():
+        return ()
+    rows = _rows(path / "community_reports.parquet", ("community", "title"))
+    members: dict[str, tuple[str, ...]] = {}
+    if (path / "communities.parquet").is_file():
+        for row in _rows(path / "communities.parquet", ("community", "entity_ids")):
+            members[str(row["community"])] = _ids(row.get("entity_ids"))
+    by_id = {
+        str(e.get("id")): (str(e["title"]), str(e.get("type") or "unknown").strip().lower())
+        for e in entities
+    }
+    return tuple(
+        AdoptedReport(
+            str(row["community"]),
+            str(row.get("title") or ""),
+            str(row.get("summary") or ""),
+            str(row.get("full_content") or ""),
+            tuple(by_id[i] for i in members.get(str(row["community"]), ()) if i in by_id),
+        )
+        for row in rows
     )

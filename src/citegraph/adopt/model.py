@@ -39,6 +39,17 @@ class AdoptedRelation:
 
 
 @dataclass(frozen=True)
+class AdoptedReport:
+    """A community report: the tool's summary of a group of entities. Context, never cited."""
+
+    id: str
+    title: str
+    summary: str
+    full_content: str
+    entities: tuple[tuple[str, str], ...]  # (name, type) of the community's entities
+
+
+@dataclass(frozen=True)
 class AdoptedGraph:
     tool: str  # lightrag, graphrag
     version: str  # the layout read, in words
@@ -46,6 +57,7 @@ class AdoptedGraph:
     chunks: tuple[AdoptedChunk, ...]
     entities: tuple[AdoptedEntity, ...]
     relations: tuple[AdoptedRelation, ...]
+    reports: tuple[AdoptedReport, ...] = ()
 
 
 @dataclass
@@ -67,5 +79,6 @@ class AdoptReport:
     relations: int = 0
     relations_supported: int = 0
     relations_inferred: int = 0
+    community_reports: int = 0  # kept as context, linked to their entities, never cited
     dropped: dict[str, int] = field(default_factory=dict)  # by reason
     unlocated_chunks: list[str] = field(default_factory=list)

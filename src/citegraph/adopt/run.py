@@ -232,17 +232,25 @@ def relation_rows(
 
 def adopt_into(scope: Scope, graph: AdoptedGraph, sources: Path | None) -> AdoptReport:
     """Adopt `graph` (already read and checked whole) into `scope`."""
-    from ..store.queries.adopt import ADOPT_ENTITIES, ADOPT_RELATIONS
+    from ..store.queries.adopt import ADOPT_ENTITIES, ADOPT_RELATIONS, ADOPT_REPORTS
     from ..store.queries.entities import REMEMBER_MENTIONS
 
     report = AdoptReport(graph.tool, graph.version, scope.name)
     placed = place_chunks(scope, graph, sources, report)
     entities, mentions, key_of = entity_rows(graph, placed, report)
     relations = relation_rows(graph, placed, key_of, report)
+    reports = [
+        {"key": f"{graph.tool}:{r.id}", "title": r.title, "summary": r.summary,
+         "full_content": r.full_content, "tool": graph.tool,
+         "entities": [entity_key(name, kind) for name, kind in r.entities]}
+        for r in graph.reports
+    ]  # fmt: skip
+    report.community_reports = len(reports)
     for query, rows in (
         (ADOPT_ENTITIES, entities),
         (REMEMBER_MENTIONS, mentions),
         (ADOPT_RELATIONS, relations),
+        (ADOPT_REPORTS, reports),
     ):
         for start in range(0, len(rows), 1000):
             scope.graph.query(query, {"rows": rows[start : start + 1000]})

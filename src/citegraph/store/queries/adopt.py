@@ -22,3 +22,15 @@ SET x.weak = false, x.citable = r.citable, x.quote = r.quote, x.document_id = r.
     x.start_byte = r.start_byte, x.end_byte = r.end_byte, x.description = r.description,
     x.weight = r.weight
 """
+
+# A community report is the tool's summary: kept as context beside its entities, never a
+# passage (no chunk, so nothing can cite it).
+ADOPT_REPORTS = """
+UNWIND $rows AS r
+MERGE (c:CommunityReport {key: r.key})
+SET c.title = r.title, c.summary = r.summary, c.full_content = r.full_content, c.tool = r.tool
+WITH c, r
+UNWIND r.entities AS k
+MATCH (e:Entity {key: k})
+MERGE (c)-[:ABOUT]->(e)
+"""

@@ -8,7 +8,8 @@ from __future__ import annotations
 DUMP_NODES = """
 MATCH (n)
 WHERE id(n) > $after
-  AND (n:Document OR n:Entity OR n:ExtractionReply OR (n:Chunk AND (n)-[:PART_OF]->(:Document)))
+  AND (n:Document OR n:Entity OR n:ExtractionReply OR n:CommunityReport
+       OR (n:Chunk AND (n)-[:PART_OF]->(:Document)))
 RETURN id(n), labels(n)[0], properties(n)
 ORDER BY id(n)
 LIMIT $page
@@ -16,8 +17,8 @@ LIMIT $page
 
 DUMP_EDGES = """
 MATCH (a)-[r]->(b)
-WHERE id(r) > $after AND type(r) IN ['PART_OF', 'MENTIONED_IN', 'RELATES']
-  AND (a:Chunk OR a:Entity) AND (b:Document OR b:Chunk OR b:Entity)
+WHERE id(r) > $after AND type(r) IN ['PART_OF', 'MENTIONED_IN', 'RELATES', 'ABOUT']
+  AND (a:Chunk OR a:Entity OR a:CommunityReport) AND (b:Document OR b:Chunk OR b:Entity)
 RETURN id(r), type(r), coalesce(a.id, a.key), coalesce(b.id, b.key), properties(r)
 ORDER BY id(r)
 LIMIT $page
@@ -28,6 +29,7 @@ RESTORE_NODES = {
     "Chunk": "UNWIND $rows AS p CREATE (n:Chunk) SET n = p",
     "Entity": "UNWIND $rows AS p CREATE (n:Entity) SET n = p",
     "ExtractionReply": "UNWIND $rows AS p CREATE (n:ExtractionReply) SET n = p",
+    "CommunityReport": "UNWIND $rows AS p CREATE (n:CommunityReport) SET n = p",
 }
 
 RESTORE_EDGES = {
@@ -47,6 +49,12 @@ RETURN count(e)
 UNWIND $rows AS r
 MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
 CREATE (a)-[e:RELATES]->(b) SET e = r.p
+RETURN count(e)
+""",
+    "ABOUT": """
+UNWIND $rows AS r
+MATCH (a:CommunityReport {key: r.a}), (b:Entity {key: r.b})
+CREATE (a)-[e:ABOUT]->(b) SET e = r.p
 RETURN count(e)
 """,
 }

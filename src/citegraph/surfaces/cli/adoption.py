@@ -59,8 +59,8 @@ def adopt(
     sentence of its passages names both ends; otherwise it is kept uncited (`inferred`). The
     tool's descriptions are its words, never citations. The whole output is read and checked
     first (a damaged file is refused, exit 2, nothing stored); adopting it again adds
-    nothing. GraphRAG's parquet needs pyarrow (pip install 'citegraph[adopt]'); its community
-    reports are not read yet (docs/adopt.md)."""
+    nothing. GraphRAG's community reports are kept as context beside their entities, never
+    cited. GraphRAG's parquet needs pyarrow (pip install 'citegraph[adopt]'); docs/adopt.md."""
     from ...service.shapes import camel
 
     with open_workspace(home, url) as ws:
@@ -86,6 +86,8 @@ def adopt(
         f"  relations: {report.relations} ({report.relations_supported} supported, "
         f"{report.relations_inferred} inferred)"
     )
+    if report.community_reports:
+        out.print(f"  community reports kept as context: {report.community_reports}")
     for name in report.entities_unsupported:
         out.print(f"  unsupported (named nowhere in its passages): {escape(name)}")
     for name in report.same_name_other_type:
