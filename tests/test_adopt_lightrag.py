@@ -19,6 +19,7 @@ import pytest
 
 import citegraph
 from citegraph import Scope, Workspace
+from citegraph.audit.store_check import check_against_store
 from citegraph.errors import AdoptionError
 from citegraph.values.documents import Grounding
 from citegraph.values.paths import WalkPolicy
@@ -98,7 +99,9 @@ def test_ask_impact_and_check_on_the_adopted_scope(workspace: Workspace) -> None
         assert citation.grounding is Grounding.SOURCE
         stored = scope.stored_text(citation.document_id)
         assert stored[citation.start_byte : citation.end_byte] == citation.quote.encode()
-    assert citegraph.check(citegraph.from_json(citegraph.to_json(answer))) == []
+    exported = citegraph.from_json(citegraph.to_json(answer))
+    assert citegraph.check(exported) == []
+    assert check_against_store(exported, scope) == []  # the stored bytes, read again
     # LightRAG's relations are undirected: walked both ways, under a policy that says so.
     policy = WalkPolicy(follow=(("RELATED", "both"),), name="adopted")
     found = scope.impact("Journal DB", "dependents", max_hops=1, policy=policy)
@@ -137,7 +140,9 @@ def test_without_the_tools_documents(workspace: Workspace, tmp_path: Path) -> No
         whole = alone.stored_text(citation.document_id).decode()
         assert whole in {c["content"] for c in chunks.values()}
         assert whole.encode()[citation.start_byte : citation.end_byte] == citation.quote.encode()
-    assert citegraph.check(citegraph.from_json(citegraph.to_json(answer))) == []
+    exported = citegraph.from_json(citegraph.to_json(answer))
+    assert citegraph.check(exported) == []
+    assert check_against_store(exported, alone) == []
 
 
 def test_adopting_twice_adds_nothing(workspace: Workspace) -> None:
