@@ -49,18 +49,15 @@ def adopt(
     url: UrlOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Adopt a graph built by Microsoft GraphRAG (2.x, 3.x) or LightRAG into --scope, keeping
-    only what can be checked.
-
-    Each adopted passage is located in its document (the tool's copy, or the file of that
-    name under --sources: `grounding: source`), or stored as its own text (`grounding:
-    chunk`). Each entity is searched for in its passages: one found nowhere is kept as
-    `unsupported`, never cited. A relation is `supported`, quoting the sentence, only when one
-    sentence of its passages names both ends; otherwise it is kept uncited (`inferred`). The
-    tool's descriptions are its words, never citations. The whole output is read and checked
-    first (a damaged file is refused, exit 2, nothing stored); adopting it again adds
-    nothing. GraphRAG's community reports are kept as context beside their entities, never
-    cited. GraphRAG's parquet needs pyarrow (pip install 'citegraph[adopt]'); docs/adopt.md."""
+    """Adopt a graph built by Microsoft GraphRAG (2.x, 3.x) or LightRAG, keeping what holds:
+    each passage located in its document (the tool's copy, or the file of that name under
+    --sources: `grounding: source`) or stored as its own text (`grounding: chunk`); each
+    entity searched for in its passages (one found nowhere is kept `unsupported`, never
+    cited); a relation `supported`, quoting the sentence, only when one sentence of its
+    passages names both ends, else kept uncited (`inferred`); the tool's descriptions and
+    community reports kept as its words, never citations. The whole output is checked first
+    (a damaged file is refused, exit 2, nothing stored); adopting it again adds nothing.
+    GraphRAG's parquet needs pyarrow (pip install 'citegraph\\[adopt]'); see docs/adopt.md."""
     from ...service.shapes import camel
 
     with open_workspace(home, url) as ws:
