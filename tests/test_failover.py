@@ -1,9 +1,10 @@
 """Failover (issue 18), with real FalkorDB processes on loopback ports.
 
 A 3-master cluster with a replica, under load (4 clients reading, 1 writing): the master of
-the scope is killed with kill -9 and its replica promoted (CLUSTER FAILOVER FORCE). Every
-write acknowledged before and after is present afterwards, byte for byte (sha256); a read
-that fails says so (StoreUnavailable), never an empty result, and only around the switch;
+the scope is killed with kill -9 and its replica promoted (by the cluster itself once its
+masters mark the lost one failed, else by CLUSTER FAILOVER FORCE). Every write acknowledged
+before and after is present afterwards, byte for byte (sha256); a read that fails says so
+(StoreUnavailable), never an empty result, and only around the switch;
 reads and writes work again without restarting anything. A primary with a replica: the
 primary killed, the replica promoted by REPLICAOF NO ONE, and found again by the same
 workspace."""

@@ -248,17 +248,25 @@ class LocalCluster:
         _wait(ok, timeout_s, "the cluster serving every slot")
 
     def promote(self, replica: ServerProcess) -> None:
-        """Make `replica` a master in place of its own, lost one: CLUSTER FAILOVER FORCE (no
-        word from the lost master, but an election the other masters vote in, so all of
-        them learn the new owner of the slots), and wait until every live node agrees on who
-        serves each slot."""
-        replica.command("CLUSTER", "FAILOVER", "FORCE")
+        """Have `replica` take over from its own master, which is lost: first as the cluster
+        does by itself (its masters mark the lost one failed after the node timeout and elect
+        the replica), then, if that has not happened, by CLUSTER FAILOVER FORCE (an election
+        the other masters vote in), and last by TAKEOVER; then wait until every live node
+        agrees on who serves each slot."""
 
         def is_master() -> bool:
             role = replica.command("ROLE")
             return bool(role) and role[0] == "master"
 
-        _wait(is_master, 30, "the promoted replica")
+        for ask in (None, "FORCE", "TAKEOVER"):
+            if ask is not None:
+                replica.command("CLUSTER", "FAILOVER", ask)
+            try:
+                _wait(is_master, 15, "the promoted replica")
+                break
+            except TimeoutError:
+                if ask == "TAKEOVER":
+                    raise
         self.masters = [m for m in self.masters if m.alive()] + [replica]
         self.replicas = [r for r in self.replicas if r is not replica]
         self.wait_agreed()
