@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,14 +31,45 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Placed:
-    """Where an adopted chunk's text lies in a stored document (character offsets)."""
+class StoredDocument:
+    """A stored document, its chunks, and its text read from them once."""
 
     document: Document
-    text: str  # the stored document's whole text
+    ours: tuple[Chunk, ...]  # citegraph's chunks, which tile the stored text
+
+    @cached_property
+    def text(self) -> str:
+        return "".join(c.text for c in self.ours)
+
+    @cached_property
+    def _folded(self) -> FoldedText:
+        return FoldedText(self.text)
+
+    def byte(self, char: int) -> int:
+        """The byte offset of character `char` of the stored text."""
+        return self._folded.byte_offset(char)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where an adopted chunk's text lies in a stored document (character offsets); its
+    text prepared once for the names and sentences searched in it."""
+
+    home: StoredDocument
     start: int
     end: int
-    ours: tuple[Chunk, ...]  # citegraph's chunks of that document
+
+    @cached_property
+    def passage(self) -> str:
+        return self.home.text[self.start : self.end]
+
+    @cached_property
+    def folded(self) -> FoldedText:
+        return FoldedText(self.passage)
+
+    @cached_property
+    def sentences(self) -> list[tuple[int, int]]:
+        return list(sentence_spans(self.passage))
 
 
 def _find(text: str, passage: str, after: int) -> int:
@@ -52,10 +84,6 @@ def _source_file(sources: Path | None, name: str) -> Path | None:
         if candidate.is_file() and candidate.resolve().is_relative_to(sources.resolve()):
             return candidate
     return None
-
-
-def _byte(text: str, char: int) -> int:
-    return len(text[:char].encode())
 
 
 def _containing(ours: Iterable[Chunk], start: int, end: int) -> Chunk | None:
@@ -83,20 +111,18 @@ def place_chunks(
         items = [(d.name, (d.text or "").encode()) for d in with_text]
         for doc, result in zip(with_text, scope.ingest_many(items, origin=origin), strict=True):
             stored[doc.id] = result.document
-    texts = {key: scope.stored_text(d.id).decode() for key, d in stored.items()}
-    ours = {key: tuple(scope.chunks(d.id)) for key, d in stored.items()}
+    homes = {key: StoredDocument(d, tuple(scope.chunks(d.id))) for key, d in stored.items()}
     placed: dict[str, Placed] = {}
     unplaced = []
     cursor: dict[str, int] = {}
     for chunk in graph.chunks:
         key = chunk.document_id
-        if key in texts and key is not None and chunk.text:
-            text = texts[key]
-            at = _find(text, chunk.text, cursor.get(key, 0))
+        if key in homes and key is not None and chunk.text:
+            home = homes[key]
+            at = _find(home.text, chunk.text, cursor.get(key, 0))
             if at >= 0:
-                end = at + len(chunk.text)
                 cursor[key] = at + 1
-                placed[chunk.id] = Placed(stored[key], text, at, end, ours[key])
+                placed[chunk.id] = Placed(home, at, at + len(chunk.text))
                 continue
         unplaced.append(chunk)
     report.chunks = len(graph.chunks)
@@ -108,11 +134,10 @@ def place_chunks(
         own_origin = TextOrigin(ADOPTED_CHUNK, graph.tool, "adopt")
         results = scope.ingest_many(items, media_type="text/plain", origin=own_origin)
         for chunk, result in zip(own, results, strict=True):
-            text = scope.stored_text(result.document.id).decode()
-            mine = tuple(scope.chunks(result.document.id))
-            placed[chunk.id] = Placed(result.document, text, 0, len(text), mine)
+            home = StoredDocument(result.document, tuple(scope.chunks(result.document.id)))
+            placed[chunk.id] = Placed(home, 0, len(home.text))
     report.chunks_as_own_text = len(own)
-    report.documents = len({p.document.id for p in placed.values()})
+    report.documents = len({p.home.document.id for p in placed.values()})
     return placed
 
 
@@ -133,20 +158,19 @@ def entity_rows(
             spot = placed.get(chunk_id)
             if spot is None:
                 continue
-            passage = spot.text[spot.start : spot.end]
-            match = locate_name(entity.name, FoldedText(passage))
+            match = locate_name(entity.name, spot.folded)
             if match is None:
                 continue
-            start = _byte(spot.text, spot.start) + match.start_byte
+            start = spot.home.byte(spot.start) + match.start_byte
             end = start + (match.end_byte - match.start_byte)
-            ours = _containing(spot.ours, start, end)
+            ours = _containing(spot.home.ours, start, end)
             if ours is None:
                 continue  # across two of citegraph's chunks: not one chunk's span
             found += 1
             mentions.append({
                 "key": key, "name": entity.name, "type": entity.type,
                 "norm": normalise_name(entity.name), "chunk_id": ours.id,
-                "document_id": spot.document.id, "start_byte": start, "end_byte": end,
+                "document_id": spot.home.document.id, "start_byte": start, "end_byte": end,
                 "count": match.count,
             })  # fmt: skip
         entities.append({
@@ -168,12 +192,11 @@ def entity_rows(
 
 def _sentence_with_both(spot: Placed, a: str, b: str) -> tuple[int, int, str] | None:
     """The first sentence of the chunk's text that names both, as document byte offsets."""
-    passage = spot.text[spot.start : spot.end]
-    for start, end in sentence_spans(passage):
-        sentence = passage[start:end]
+    for start, end in spot.sentences:
+        sentence = spot.passage[start:end]
         folded = FoldedText(sentence)
         if locate_name(a, folded) is not None and locate_name(b, folded) is not None:
-            lo = _byte(spot.text, spot.start + start)
+            lo = spot.home.byte(spot.start + start)
             return lo, lo + len(sentence.encode()), sentence
     return None
 
@@ -212,7 +235,7 @@ def relation_rows(
             spot = placed.get(chunk_id)
             found = _sentence_with_both(spot, relation.source, relation.target) if spot else None
             if spot is not None and found is not None:
-                ours = _containing(spot.ours, found[0], found[1])
+                ours = _containing(spot.home.ours, found[0], found[1])
                 if ours is not None:
                     grounded = (spot, ours, found)
                     break
@@ -224,7 +247,7 @@ def relation_rows(
         spot, ours, (start, end, sentence) = grounded
         report.relations_supported += 1
         rows.append({**base, "citable": True, "quote": sentence, "chunk_id": ours.id,
-                     "document_id": spot.document.id, "start_byte": start,
+                     "document_id": spot.home.document.id, "start_byte": start,
                      "end_byte": end})  # fmt: skip
     report.relations = len(graph.relations)
     return rows
