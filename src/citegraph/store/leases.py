@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from dataclasses import dataclass
 
 from .graph import GraphHandle
@@ -40,7 +41,6 @@ class LeaseKeeper:
     def __init__(self) -> None:
         self._held: dict[str, _Held] = {}
         self._lock = threading.Lock()
-        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
 
     def hold(self, graph: GraphHandle, keys: list[str], ttl_s: float) -> None:
@@ -69,7 +69,7 @@ class LeaseKeeper:
                     self._thread = None
                     return
                 interval = min(h.ttl_ms for h in self._held.values()) / 3000
-            self._wake.wait(interval)
+            time.sleep(interval)
             self.renew()
 
     def renew(self) -> None:
