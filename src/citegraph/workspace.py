@@ -18,7 +18,7 @@ from .models.embeddings import Embedder, embedder_from_setting
 from .scope import GRAPH_PREFIX, Scope, validate_scope_name
 from .store.aof import rewriting, server_persistence
 from .store.embedded import EmbeddedServer
-from .store.graph import FalkorStore, GraphStore
+from .store.graph import FalkorStore, GraphStore, names_a_missing_graph
 from .store.health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
 from .store.queries.schema import ANY_NODE
 from .store.registry import ScopeRegistry
@@ -257,7 +257,7 @@ class Workspace:
         try:
             return bool(self.store.graph(GRAPH_PREFIX + name).ro_query(ANY_NODE))
         except StoreError as exc:
-            if "empty key" in str(exc).lower():
+            if names_a_missing_graph(str(exc)):
                 return False  # registered, but its graph was deleted from outside
             raise
 

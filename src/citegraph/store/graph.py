@@ -58,6 +58,13 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
+def names_a_missing_graph(message: str) -> bool:
+    """Whether the store's error says the graph does not exist (nothing was ever written to
+    it, or it was deleted)."""
+    said = message.lower()
+    return "empty key" in said or "invalid graph" in said
+
+
 def _translate(exc: BaseException, what: str) -> Exception:
     # BusyLoadingError is a ConnectionError in redis-py: test it first.
     if isinstance(exc, redis.exceptions.BusyLoadingError):
@@ -158,7 +165,7 @@ class FalkorGraph:
         try:
             graph.delete()
         except redis.exceptions.ResponseError as exc:
-            if "empty key" in str(exc).lower() or "invalid graph" in str(exc).lower():
+            if names_a_missing_graph(str(exc)):
                 return  # nothing was ever written to it
             raise _translate(exc, "deleting a graph") from exc
         except STORE_ERRORS as exc:

@@ -10,7 +10,7 @@ existed is registered once, from GRAPH.LIST on each primary, the first time it i
 from __future__ import annotations
 
 from ..errors import StoreError
-from .graph import GraphHandle, GraphStore
+from .graph import GraphHandle, GraphStore, names_a_missing_graph
 from .queries.registry import ADD_SCOPE, REGISTERED_SCOPES, REMOVE_SCOPE, SEED_REGISTRY, SEEDED
 
 REGISTRY_GRAPH = "citegraph-registry"
@@ -41,8 +41,10 @@ class ScopeRegistry:
             return
         try:
             seeded = bool(self._graph.ro_query(SEEDED))
-        except StoreError:  # no registry graph yet ("empty key")
-            seeded = False
+        except StoreError as exc:
+            if not names_a_missing_graph(str(exc)):
+                raise
+            seeded = False  # no registry graph yet
         if not seeded:
             names = [
                 g[len(self._prefix) :]
