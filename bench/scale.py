@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from service_load import percentile
+
 import citegraph
 from citegraph.testing.servers import start_cluster, start_server
 
@@ -71,11 +73,6 @@ def _read(
     return latencies, errors
 
 
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
-
-
 def measure(
     name: str,
     target: dict[str, str],
@@ -104,7 +101,7 @@ def measure(
         "questions": len(latencies),
         "questions_per_s": round(len(latencies) / seconds, 1),
         "p50_ms": round(statistics.median(latencies), 1) if latencies else None,
-        "p95_ms": round(pct(latencies, 95), 1),
+        "p95_ms": round(percentile(latencies, 95), 1) if latencies else None,
         "errors": len(errors),
         "first_error": errors[0] if errors else None,
     }
@@ -160,7 +157,7 @@ def main() -> int:
         for r in results:
             print(
                 f"{r['backend']!s:34} {r['ingest_MB_per_s']:>11} {r['questions_per_s']:>11} "
-                f"{r['p50_ms']!s:>7} {r['p95_ms']:>7} {r['errors']:>6}"
+                f"{r['p50_ms']!s:>7} {r['p95_ms']!s:>7} {r['errors']:>6}"
             )
         base_rate = float(results[0]["questions_per_s"])  # type: ignore[arg-type]
         for r in results[1:]:
