@@ -8,14 +8,20 @@ ends no sentence names together, one title with two types, and a community repor
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+import citegraph
 from citegraph import Scope, Workspace
 from citegraph.errors import AdoptionError
+from citegraph.surfaces.http import TokenFile, create_app
 from citegraph.values.documents import Grounding
+
+from helpers import cli
 
 pa = pytest.importorskip("pyarrow")  # a dev dependency: present wherever the suite runs
 pq = pytest.importorskip("pyarrow.parquet")
@@ -28,8 +34,11 @@ def _unit(text: str) -> str:
     return hashlib.sha512(text.encode()).hexdigest()
 
 
-def write_output(folder: Path, layout: int) -> dict[str, str]:
-    """A GraphRAG output folder of the given layout (2 or 3); the text units' ids by name."""
+def write_output(
+    folder: Path, layout: int, summary: str = "The ledger writes to Journal DB."
+) -> dict[str, str]:
+    """A GraphRAG output folder of the given layout (2 or 3); the text units' ids by name.
+    Another `summary` stands for a later run (its community report reworded)."""
     folder.mkdir(parents=True, exist_ok=True)
     notes = {p.name: p.read_text() for p in sorted(SOURCES.iterdir())}
     ledger = notes["ledger.md"]
@@ -85,7 +94,7 @@ def write_output(folder: Path, layout: int) -> dict[str, str]:
                     "entity_ids": ledger_ids}]  # fmt: skip
     content = "# The ledger\nA model's summary of the ledger's community."
     reports = [{"id": "r0", "community": 0, "title": "The ledger and its store",
-                "summary": "The ledger writes to Journal DB.",
+                "summary": summary,
                 "full_content": content}]  # fmt: skip
     for name, rows in (("documents", docs), ("text_units", units), ("entities", entities),
                        ("relationships", relations), ("communities", communities),
@@ -147,6 +156,16 @@ def test_graphrag_output_is_adopted_and_checked(
     ]
     summary = scope.ask("What does the model's summary of the ledger's community say?")
     assert all("model's summary" not in c.quote for c in summary.citations)
+    # ... and read back by the API, about an entity or all of them; never citable.
+    [kept] = scope.community_reports()
+    assert (kept.title, kept.tool, kept.entities) == (
+        "The ledger and its store",
+        "graphrag",
+        ("Journal DB", "Ledger Service"),
+    )
+    assert kept.full_content.startswith("# The ledger") and kept.summary.startswith("The ledger")
+    assert scope.community_reports("journal  db") == [kept]
+    assert scope.community_reports("Audit Worker") == []
     # A backup of the adopted scope keeps the reports and their links.
     scope.backup(tmp_path / "adopted.cgb")
     copy = f"{scope.name}copy"
@@ -184,3 +203,41 @@ def test_a_damaged_parquet_file_is_refused_and_changes_nothing(
     with pytest.raises(AdoptionError, match=rf"{table}\.parquet: not a readable parquet file"):
         scope.adopt(tmp_path / "output")
     assert _counts(scope) == before
+
+
+def test_a_newer_graphrag_run_replaces_the_reports(workspace: Workspace, tmp_path: Path) -> None:
+    write_output(tmp_path / "first", 3)
+    write_output(tmp_path / "second", 3, summary="The ledger and its journal, summarised again.")
+    scope = _scope(workspace)
+    first = scope.adopt(tmp_path / "first")
+    second = scope.adopt(tmp_path / "second")
+    assert second.replaced_run == first.run
+    assert [r.summary for r in scope.community_reports()] == [
+        "The ledger and its journal, summarised again."
+    ]
+    # The entities and relations both runs hold are kept, not removed and made again.
+    assert second.removed == {}
+    assert len([r for r in scope.relations() if r.origin == "adopted:graphrag"]) == 5
+
+
+def test_the_reports_command_and_http(tmp_path: Path) -> None:
+    write_output(tmp_path / "output", 3)
+    home = str(tmp_path / "home")
+    done = cli("adopt", str(tmp_path / "output"), "--scope", "g", "--home", home)
+    assert done.returncode == 0, done.stderr
+    shown = cli("reports", "--scope", "g", "--home", home, "--entity", "Ledger Service")
+    assert "The ledger and its store" in shown.stdout and "not a citation" in shown.stdout
+    body = json.loads(cli("reports", "--scope", "g", "--home", home, "--json").stdout)
+    assert body["format"] == "citegraph-community-reports/1" and body["citable"] is False
+    assert body["reports"][0]["fullContent"].startswith("# The ledger")
+    none = cli("reports", "--scope", "g", "--home", home, "--entity", "Audit Worker")
+    assert none.returncode == 0 and "no community reports about Audit Worker" in none.stderr
+    # The HTTP reply is the same shape (with the envelope's ok).
+    with citegraph.open(home) as ws:
+        tokens = TokenFile(tmp_path / "tokens.json")
+        auth = {"Authorization": f"Bearer {tokens.create(['g'], 'read')}"}
+        http = TestClient(create_app(ws, tokens))
+        reply = http.get("/v1/memory/community-reports?scope=g", headers=auth).json()
+        assert reply.pop("ok") is True and reply == body
+        other = http.get("/v1/memory/community-reports?scope=h", headers=auth)
+        assert other.status_code == 403

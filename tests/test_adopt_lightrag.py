@@ -154,6 +154,74 @@ def test_adopting_twice_adds_nothing(workspace: Workspace) -> None:
     assert again.relations_supported == 3
 
 
+def _newer_run(tmp_path: Path) -> Path:
+    """The fixture as a later LightRAG run might leave it: the invented entity and its
+    relation gone, the Harbor Portal relation gone, one description reworded."""
+    newer = tmp_path / "newer"
+    shutil.copytree(FIXTURE, newer)
+    graphml = newer / "graph_chunk_entity_relation.graphml"
+    text = graphml.read_text()
+    for start, end in (
+        ('<node id="Quantum Billing Engine">', "</node>"),
+        ('<edge source="Ledger Service" target="Quantum Billing Engine">', "</edge>"),
+        ('<edge source="Ledger Service" target="Harbor Portal">', "</edge>"),
+    ):
+        at = text.index(start)
+        text = text[:at] + text[text.index(end, at) + len(end) :]
+    graphml.write_text(text.replace("Posts charges.", "Posts every charge."))
+    return newer
+
+
+def test_a_newer_run_replaces_the_older(workspace: Workspace, tmp_path: Path) -> None:
+    scope = _scope(workspace)
+    first = scope.adopt(FIXTURE)
+    assert first.replaced_run is None and first.run.startswith("lightrag:")
+    scope.ingest(b"The Ledger Service depends on Vault.", name="note.txt")  # our own
+    kept_by_us = {(r.source, r.target) for r in scope.relations() if r.origin != "adopted:lightrag"}
+    assert ("Ledger Service", "Vault") in kept_by_us
+    newer = scope.adopt(_newer_run(tmp_path))
+    assert newer.replaced_run == first.run and newer.run != first.run
+    assert newer.removed == {"entities": 1, "relations": 2}
+    assert scope.entities("Quantum Billing Engine") == []
+    relations = _adopted_relations(scope)
+    assert {frozenset(k) for k in relations} == {
+        frozenset(("Audit Worker", "Journal DB")),
+        frozenset(("Journal DB", "Ledger Service")),
+        frozenset(("Ledger Service", "Billing API")),
+    }
+    described = scope.graph.ro_query(
+        "MATCH ()-[x:RELATES {source: 'adopted:lightrag'}]->() RETURN collect(x.description)"
+    )[0][0]
+    assert "Posts every charge." in described and "Posts charges." not in described
+    assert {(r.source, r.target) for r in scope.relations() if r.origin != "adopted:lightrag"} == (
+        kept_by_us
+    )
+    # The newer run again: nothing changes; the older one again replaces it back.
+    before = _counts(scope)
+    again = scope.adopt(_newer_run(tmp_path / "again"))
+    assert again.replaced_run is None and again.removed == {} and _counts(scope) == before
+    back = scope.adopt(FIXTURE)
+    assert back.replaced_run == newer.run and len(_adopted_relations(scope)) == 5
+    assert [e.mentions for e in scope.entities("Quantum Billing Engine")] == [0]
+
+
+def test_a_replacement_that_fails_leaves_the_older_run(
+    workspace: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import citegraph.store.queries.adopt as queries
+
+    scope = _scope(workspace)
+    scope.adopt(FIXTURE)
+    before = _counts(scope), set(_adopted_relations(scope))
+    # The store fails at the very end of the replacing query, after every write in it.
+    failing = queries.ADOPT_RUN.replace("size(orphans) AS", "size(orphans) / 0 AS")
+    monkeypatch.setattr(queries, "ADOPT_RUN", failing)
+    with pytest.raises(citegraph.StoreError):
+        scope.adopt(_newer_run(tmp_path))
+    assert (_counts(scope), set(_adopted_relations(scope))) == before
+    assert len(scope.entities("Quantum Billing Engine")) == 1
+
+
 @pytest.mark.parametrize(
     ("damage", "said"),
     [

@@ -122,6 +122,7 @@ async def _conversation(home: Path) -> dict[str, Any]:
         seen["impact_hops"] = await client.call_tool(
             "graph_impact", {"entity": "payment-service", "max_hops": 9}
         )
+        seen["reports"] = _structured(await client.call_tool("community_reports", {}))
         seen["graph_query_off"] = await client.call_tool(
             "graph_query", {"question": "How many documents are there?"}
         )
@@ -149,9 +150,11 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     tools = seen["tools"]
     tools_named = {
         "memory_context", "memory_remember", "answer", "check_answer", "relations",
-        "graph_impact", "graph_paths", "graph_query",
+        "graph_impact", "graph_paths", "graph_query", "community_reports",
     }  # fmt: skip
     assert set(tools) == tools_named
+    # Nothing adopted here: no reports, said as such (and never citable).
+    assert seen["reports"]["reports"] == [] and seen["reports"]["citable"] is False
     rules = tools["memory_context"].description
     for rule in ("verdict.state", "grounded", "citation", "I don't know"):
         assert rule in rules

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import FeatureOff, InvalidQuestion, InvalidRequest, UsageError
+from .values.adopted import CommunityReport
 from .values.audit import AuditedRelation, AuditSummary, EdgeVerdict
 from .values.facts import EntityIdentity, StoredRelation
 from .values.graphq import GraphAnswer, GraphSchema
@@ -137,7 +138,25 @@ class ScopeKnowledge:
         folder = Path(sources) if sources is not None else None
         if folder is not None and not folder.is_dir():
             raise InvalidRequest(f"--sources {folder}: not a folder")
+        self._prepare()
         return adopt_into(self, graph, folder)  # type: ignore[arg-type]
+
+    def community_reports(
+        self, entity: str | None = None, limit: int = 1000
+    ) -> list[CommunityReport]:
+        """The community reports an adopted graph brought (those about `entity`, by name, when
+        given): the tool's summaries, kept as context and never cited (docs/adopt.md)."""
+        from .extract.mentions import normalise_name
+        from .store.queries.adopt import COMMUNITY_REPORTS
+
+        self._prepare()
+        norm = normalise_name(entity) if entity is not None else None
+        rows = self.graph.ro_query(COMMUNITY_REPORTS, {"norm": norm, "limit": limit})
+        return [
+            CommunityReport(key, title or "", summary or "", full or "", tool or "",
+                            tuple(sorted(names)))
+            for key, title, summary, full, tool, names in rows
+        ]  # fmt: skip
 
     def backup(self, path: str | Path) -> int:
         """Write this scope to `path` (gzip'd JSON lines, checksummed): documents with their

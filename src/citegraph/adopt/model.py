@@ -82,3 +82,6 @@ class AdoptReport:
     community_reports: int = 0  # kept as context, linked to their entities, never cited
     dropped: dict[str, int] = field(default_factory=dict)  # by reason
     unlocated_chunks: list[str] = field(default_factory=list)
+    run: str = ""  # the tool and a digest of its output
+    replaced_run: str | None = None  # the older run of the same tool this one replaced
+    removed: dict[str, int] = field(default_factory=dict)  # what only the older run held

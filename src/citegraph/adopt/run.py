@@ -9,13 +9,15 @@ with none is stored `unsupported` (listed, never cited). A relation is `supporte
 sentence as its quote, only when one sentence of its chunks names both ends; otherwise it is
 stored uncited (`inferred`). The tool's descriptions are kept as its words, never as a
 citation. Everything is merged, never created twice: adopting the same output again adds
-nothing.
+nothing, and a newer run of the same tool replaces what the older one adopted.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -176,7 +178,7 @@ def entity_rows(
         entities.append({
             "key": key, "name": entity.name, "type": entity.type,
             "norm": normalise_name(entity.name), "description": entity.description,
-            "tool": graph.tool, "unsupported": found == 0,
+            "unsupported": found == 0,
         })  # fmt: skip
         if found:
             report.entities_located += 1
@@ -219,7 +221,6 @@ def relation_rows(
     report: AdoptReport,
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    source = f"adopted:{graph.tool}"
     for relation in graph.relations:
         a = _end(key_of.get(relation.source), relation.chunk_ids)
         b = _end(key_of.get(relation.target), relation.chunk_ids)
@@ -227,7 +228,7 @@ def relation_rows(
             report.dropped["end-not-an-entity"] = report.dropped.get("end-not-an-entity", 0) + 1
             continue
         base = {
-            "a": a, "b": b, "type": "RELATED", "source": source, "keywords": relation.keywords,
+            "a": a, "b": b, "type": "RELATED", "keywords": relation.keywords,
             "description": relation.description, "weight": relation.weight,
         }  # fmt: skip
         grounded = None
@@ -253,28 +254,50 @@ def relation_rows(
     return rows
 
 
+def run_id(graph: AdoptedGraph) -> str:
+    """The tool and a digest of everything adopted from its output: equal for the same
+    output, different for any other run."""
+    body = json.dumps(asdict(graph), sort_keys=True, ensure_ascii=False, default=str)
+    return f"{graph.tool}:{hashlib.sha256(body.encode()).hexdigest()[:32]}"
+
+
 def adopt_into(scope: Scope, graph: AdoptedGraph, sources: Path | None) -> AdoptReport:
-    """Adopt `graph` (already read and checked whole) into `scope`."""
-    from ..store.queries.adopt import ADOPT_ENTITIES, ADOPT_RELATIONS, ADOPT_REPORTS
-    from ..store.queries.entities import REMEMBER_MENTIONS
+    """Adopt `graph` (already read and checked whole) into `scope`: its documents first (each
+    stored whole, by ingest), then its graph in one query that also removes what an older run
+    of the same tool left (store/queries/adopt.py)."""
+    from ..store.queries.adopt import ADOPT_RUN
 
     report = AdoptReport(graph.tool, graph.version, scope.name)
+    run = run_id(graph)
+    [[previous]] = scope.graph.ro_query(
+        "OPTIONAL MATCH (a:Adoption {tool: $tool}) RETURN a.run", {"tool": graph.tool}
+    )
+    report.run = run
+    report.replaced_run = previous if previous not in (None, run) else None
     placed = place_chunks(scope, graph, sources, report)
     entities, mentions, key_of = entity_rows(graph, placed, report)
     relations = relation_rows(graph, placed, key_of, report)
     reports = [
         {"key": f"{graph.tool}:{r.id}", "title": r.title, "summary": r.summary,
-         "full_content": r.full_content, "tool": graph.tool,
+         "full_content": r.full_content,
          "entities": [entity_key(name, kind) for name, kind in r.entities]}
         for r in graph.reports
     ]  # fmt: skip
     report.community_reports = len(reports)
-    for query, rows in (
-        (ADOPT_ENTITIES, entities),
-        (REMEMBER_MENTIONS, mentions),
-        (ADOPT_RELATIONS, relations),
-        (ADOPT_REPORTS, reports),
-    ):
-        for start in range(0, len(rows), 1000):
-            scope.graph.query(query, {"rows": rows[start : start + 1000]})
+    params = {
+        "tool": graph.tool, "version": graph.version, "run": run,
+        "tool_prefix": f"{graph.tool}:", "source": f"adopted:{graph.tool}",
+        "entities": entities, "mentions": mentions, "relations": relations, "reports": reports,
+    }  # fmt: skip
+    [[relations_removed, reports_removed, mentions_removed, entities_removed]] = scope.graph.query(
+        ADOPT_RUN, params
+    )
+    report.removed = {
+        name: int(count)
+        for name, count in (
+            ("entities", entities_removed), ("mentions", mentions_removed),
+            ("relations", relations_removed), ("community reports", reports_removed),
+        )
+        if count
+    }  # fmt: skip
     return report

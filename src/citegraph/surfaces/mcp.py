@@ -78,6 +78,10 @@ RELATIONS_DOC = """The relations stored (those touching `entity` when given), ea
 it was located at, its polarity (affirmed/negated) and modality (actual/hypothetical/planned).
 Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact."""
 
+REPORTS_DOC = """Community reports an adopted GraphRAG output brought (those about `entity` when
+given): that tool's summaries of groups of entities, in its words. Context only: never quote a
+report as evidence; cite the passages or relations it points to instead."""
+
 IMPACT_DOC = """If this entity changes, what is affected (direction "dependents"), or what it needs
 ("dependencies"): each entity with its best paths, every hop graded against its own sentence.
 Read `status` first: "ambiguous" lists candidates (call again with one's `key`), "unknown"
@@ -194,6 +198,18 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         found = _guarded(workspace, lambda: open_scopes.get(scope).relations(entity))
         return wire(shapes.relations_shape(entity, found))
+
+    @server.tool(description=REPORTS_DOC)
+    def community_reports(
+        entity: Annotated[
+            str | None, Field(max_length=MAX_NAME, description="Only those about this name.")
+        ] = None,
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        from ..service.adopt_shapes import community_reports_shape
+
+        found = _guarded(workspace, lambda: open_scopes.get(scope).community_reports(entity))
+        return wire(community_reports_shape(entity, found))
 
     @server.tool(description=IMPACT_DOC)
     def graph_impact(

@@ -17,6 +17,7 @@ from .common import (
     ScopeOpt,
     UrlOpt,
     app,
+    err,
     escape,
     fail,
     open_workspace,
@@ -56,7 +57,8 @@ def adopt(
     cited); a relation `supported`, quoting the sentence, only when one sentence of its
     passages names both ends, else kept uncited (`inferred`); the tool's descriptions and
     community reports kept as its words, never citations. The whole output is checked first
-    (a damaged file is refused, exit 2, nothing stored); adopting it again adds nothing.
+    (a damaged file is refused, exit 2, nothing stored); adopting it again adds nothing, and
+    another run of the same tool replaces the older one's graph in one store query.
     GraphRAG's parquet needs pyarrow (pip install 'citegraph\\[adopt]'); see docs/adopt.md."""
     from ...service.shapes import camel
 
@@ -70,7 +72,10 @@ def adopt(
     if as_json:
         print_json(json.dumps(camel(asdict(report))))
         return
-    out.print(f"adopted {escape(report.tool)} output into scope {escape(scope)}")
+    out.print(f"adopted {escape(report.tool)} output into scope {escape(scope)} (run {report.run})")
+    if report.replaced_run:
+        went = ", ".join(f"{n} {what}" for what, n in report.removed.items()) or "nothing"
+        out.print(f"  replaced the older run {report.replaced_run}; only it held: {went}")
     out.print(
         f"  passages: {report.chunks} ({report.chunks_in_source} located in their documents, "
         f"{report.chunks_as_own_text} stored as their own text)"
@@ -93,3 +98,37 @@ def adopt(
         out.print(f"  dropped ({escape(reason)}): {count}")
     for chunk in report.unlocated_chunks:
         out.print(f"  an empty passage, not stored: {escape(chunk)}")
+
+
+@app.command()
+def reports(
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+    entity: Annotated[
+        str | None, typer.Option("--entity", help="Only the reports about this name.")
+    ] = None,
+) -> None:
+    """List the community reports an adopted GraphRAG output brought: the tool's summaries of
+    groups of entities, kept as context, never citations (cite the passages instead)."""
+    from ...service.adopt_shapes import community_reports_shape
+    from ...service.shapes import wire
+
+    with open_workspace(home, url) as ws:
+        try:
+            found = ws.scope(scope).community_reports(entity)
+        except CitegraphError as exc:
+            fail(str(exc), 3)
+    if as_json:
+        print_json(json.dumps(wire(community_reports_shape(entity, found))))
+        return
+    for report in found:
+        out.print(f"[bold]{escape(report.title)}[/] [dim]({escape(report.tool)}'s words, "
+                  "not a citation)[/]")  # fmt: skip
+        out.print(f"  {escape(report.summary)}")
+        if report.entities:
+            out.print(f"  about: {escape(', '.join(report.entities))}")
+    if not found:
+        about = f" about {escape(entity)}" if entity else ""
+        err.print(f"no community reports{about} in {escape(scope)}")

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ...service.adopt_shapes import CommunityReportsOut
 from ...service.audit_shapes import AuditSampleOut, AuditSummaryOut
 from ...service.graph_query_shapes import GraphQueryOut
 from ...service.shapes import (
@@ -74,6 +75,10 @@ class EntitiesResponse(EntitiesOut):
 
 
 class RelationsResponse(RelationsOut):
+    ok: Literal[True] = True
+
+
+class CommunityReportsResponse(CommunityReportsOut):
     ok: Literal[True] = True
 
 

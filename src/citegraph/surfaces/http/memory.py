@@ -65,3 +65,19 @@ async def entities(
     target = service.scope(token, scope, Right.READ)
     found = await service.guard.run(lambda: target.entities(name))
     return b.EntitiesResponse.model_validate(s.wire(s.entities_shape(name, found)))
+
+
+@router.get("/community-reports", response_model=b.CommunityReportsResponse)
+async def community_reports(
+    service: Services,
+    token: Token,
+    scope: ScopeQuery,
+    entity: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME)] = None,
+) -> b.CommunityReportsResponse:
+    """The community reports an adopted GraphRAG output brought (those about `entity` when
+    given): the tool's summaries, kept as context, never citations."""
+    from ...service.adopt_shapes import community_reports_shape
+
+    target = service.scope(token, scope, Right.READ)
+    found = await service.guard.run(lambda: target.community_reports(entity))
+    return b.CommunityReportsResponse.model_validate(s.wire(community_reports_shape(entity, found)))
