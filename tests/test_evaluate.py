@@ -7,6 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from citegraph.answer.extractive import MIN_COVERAGE
 from citegraph.surfaces.cli.main import app
 
 runner = CliRunner()
@@ -49,7 +50,7 @@ def test_a_jsonl_set_over_a_corpus_is_measured_and_reported(tmp_path: Path) -> N
     assert figures["refusals"] == {"model-declined": 1} or figures["refusals"] == {"no-evidence": 1}
     assert figures["latency_ms_p50"] > 0 and len(figures["curve"]) >= 5
     report = (out / "report.md").read_text()
-    assert "retrieval recall@8" in report and "| 0.65 (default) |" in report
+    assert "retrieval recall@8" in report and f"| {MIN_COVERAGE:.2f} (default) |" in report
     for plot in ("precision-coverage.png", "refusals.png"):
         assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"![{plot}]({plot})" in report

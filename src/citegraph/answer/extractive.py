@@ -6,11 +6,19 @@ Harvard with no date in it does not answer "When was Harvard founded?". Terms ar
 how rare they are among the evidence's sentences (a name weighs more than "city"); a term the
 sentence's neighbour holds counts for half (a sentence often says "it" for the previous one's
 subject). Below MIN_COVERAGE, or with no candidate, it declines and says what was missing.
+A sentence also has to agree with the question where a near miss makes another question: a
+question with a negation ("What is not contained in X?") needs a sentence with one, and each
+name and number the question states (Henry II, 1804, Spanish) has to be in the sentence or
+its neighbour (the same stem, the same letters without accents, a word it begins, or a close
+spelling of a long word).
 
 Quotes are short: at most MAX_SENTENCES sentences and MAX_QUOTE_BYTES bytes in all, in text
 order; a longer sentence is cut to its clauses that cover the question best. It writes the
-same JSON a model is asked for, so its answers go through the same verification, and it
-declines unless the verdict is `grounded`.
+same JSON a model is asked for, so its answers go through the same verification. It declines
+unless the verdict is `grounded`, or `related` with at most MAX_UNCOVERED uncovered words
+that are all lowercase (a question's own word for what a sentence says in others: "gain",
+"version"); an uncovered name or number always declines, and an uncovered word still counts,
+at its full weight, against every sentence's coverage.
 """
 
 from __future__ import annotations
@@ -19,9 +27,12 @@ import itertools
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 
-from ..text.respell import question_word_typo
+from rapidfuzz.distance import Levenshtein
+
+from ..text.respell import MIN_CHARS, max_edits, question_word_typo
 from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS, content_words, framing, stem, stems, tokens
 from ..values.evidence import Evidence, VerdictState
@@ -29,9 +40,10 @@ from .question_kind import Kind, frame_words, has_candidate, measure_words, ques
 
 MAX_SENTENCES = 2
 MAX_QUOTE_BYTES = 400
-MIN_COVERAGE = 0.65
+MIN_COVERAGE = 0.67
 NEIGHBOUR_WEIGHT = 0.5
 RANK_PENALTY = 0.02
+MAX_UNCOVERED = 2
 
 _RULE_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
 # Text set in columns (terminal output, a listing): a run of three spaces between two words.
@@ -114,21 +126,22 @@ def _units_of(evidence: Evidence) -> list[_Unit]:
 def _trim(text: str, weights: dict[str, float]) -> str:
     """`text` if short enough; else its run of clauses within MAX_QUOTE_BYTES that covers
     the question's terms best (the earliest among equals)."""
-    if len(text.encode()) <= MAX_QUOTE_BYTES:
+    limit = MAX_QUOTE_BYTES
+    if len(text.encode()) <= limit:
         return text
     clauses = _CLAUSE_BREAK.split(text)
     best, best_score = "", -1.0
     for start in range(len(clauses)):
         for end in range(start + 1, len(clauses) + 1):
             piece = " ".join(clauses[start:end])
-            if len(piece.encode()) > MAX_QUOTE_BYTES:
+            if len(piece.encode()) > limit:
                 break
             score = sum(w for k, w in weights.items() if k in stems(piece))
             if score > best_score:
                 best, best_score = piece, score
     if best and best in text:
         return best
-    return text.encode()[:MAX_QUOTE_BYTES].decode(errors="ignore").rsplit(" ", 1)[0]
+    return text.encode()[:limit].decode(errors="ignore").rsplit(" ", 1)[0]
 
 
 class ExtractiveAnswerer:
@@ -142,7 +155,10 @@ class ExtractiveAnswerer:
 
     def reply(self, question: str, evidence: Evidence) -> str:
         verdict = evidence.verdict
-        if verdict.state is not VerdictState.GROUNDED:
+        minor = _minor(verdict.uncovered)
+        if verdict.state is not VerdictState.GROUNDED and not (
+            verdict.state is VerdictState.RELATED and minor
+        ):
             why = f"the evidence is {verdict.state.value}"
             if verdict.uncovered:
                 why += f"; nothing stored covers: {', '.join(verdict.uncovered)}"
@@ -188,6 +204,8 @@ class ExtractiveAnswerer:
         }
         total = sum(weights.values())
         asked = stems(question)
+        negated = _negated(question)
+        specifics = [respelled.get(w, w) for w in _specifics(question)]
         scored: list[tuple[float, float, _Unit]] = []
         best_without_kind = 0.0
         for unit in found:
@@ -204,6 +222,13 @@ class ExtractiveAnswerer:
             if own == 0 or coverage < self.min_coverage or 2 * held < len(key):
                 continue
             if not focus <= present:
+                continue
+            # "What is not contained in X?" is not answered by a sentence saying what is.
+            if negated and not _negated(unit.text):
+                continue
+            # A name or number the question states that the sentence does not (Henry II for
+            # Henry III, 1804 for 1805) makes it another question.
+            if specifics and not _states_all(specifics, present | unit.around, unit.text):
                 continue
             if not has_candidate(unit.text, kind, asked, measures):
                 best_without_kind = max(best_without_kind, coverage)
@@ -229,6 +254,74 @@ class ExtractiveAnswerer:
         ]
         answer = " ".join(" ".join(quote.split()) for _, quote in chosen)
         return json.dumps({"answer": answer, "claims": claims})
+
+
+def _minor(uncovered: tuple[str, ...]) -> frozenset[str]:
+    """The stems of the words nothing stored covers, when they are at most MAX_UNCOVERED
+    lowercase words (no name, no number: those say what the question is about); else
+    empty. A question may put in its own words what a sentence says in others."""
+    if not uncovered or len(uncovered) > MAX_UNCOVERED:
+        return frozenset()
+    if any(not w.isalpha() or not w.islower() for w in uncovered):
+        return frozenset()
+    return frozenset(stem(w) for w in uncovered)
+
+
+_NEGATIONS = frozenset("not no never none nor neither without cannot".split())
+
+
+def _negated(text: str) -> bool:
+    return any(
+        t.casefold() in _NEGATIONS or t.casefold().endswith(("n't", "n’t")) for t in tokens(text)
+    )
+
+
+_SPECIFIC = re.compile(r"(?<!^)(?<![.?!] )\b([A-Z][\w'’-]*|\w*\d\w*)")
+
+
+def _specifics(question: str) -> list[str]:
+    """The names and numbers the question states: each word of a capitalised word not
+    opening the question, and each word with a digit."""
+    found = []
+    for match in _SPECIFIC.finditer(question.strip()):
+        for word in tokens(match.group(1)):
+            if word.casefold() not in STOPWORDS:
+                found.append(word)
+    return found
+
+
+def _plain(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c)
+    )
+
+
+def _states_all(specifics: list[str], present: frozenset[str], text: str) -> bool:
+    """Whether `text` (whose stems, with its neighbour's, are `present`) states each of the
+    question's names and numbers: as a word of the same stem, the same letters without
+    accents, a word it begins ("French" in "Frenchmen"), or a close spelling of a long one."""
+    words: set[str] | None = None
+    for specific in specifics:
+        if stem(specific) in present:
+            continue
+        if words is None:
+            words = {_plain(t) for t in tokens(text)}
+        plain = _plain(specific)
+        if plain in words:
+            continue
+        if plain.isdigit():
+            return False
+        root = stem(plain)
+        if len(root) >= 4 and any(w.startswith(root) for w in words):
+            continue
+        if len(plain) >= MIN_CHARS and any(
+            abs(len(w) - len(plain)) <= max_edits(plain)
+            and Levenshtein.distance(w, plain, score_cutoff=max_edits(plain)) <= max_edits(plain)
+            for w in words
+        ):
+            continue
+        return False
+    return True
 
 
 _NAME = re.compile(r"(?<!^)(?<![.?!] )\b([A-Z][\w'’-]*(?: [A-Z][\w'’-]*)+)")

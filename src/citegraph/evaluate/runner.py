@@ -16,7 +16,8 @@ from ..values.answers import Answer, Disposition
 from ..values.evidence import Evidence
 from .questions import EvalQuestion
 
-THRESHOLDS = (0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9)
+# The answerer's default is always a point of the curve.
+THRESHOLDS = tuple(sorted({0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9, MIN_COVERAGE}))
 
 
 @dataclass(frozen=True)
