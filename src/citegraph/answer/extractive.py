@@ -40,7 +40,7 @@ from .question_kind import Kind, frame_words, has_candidate, measure_words, ques
 
 MAX_SENTENCES = 2
 MAX_QUOTE_BYTES = 400
-MIN_COVERAGE = 0.67
+MIN_COVERAGE = 0.68
 NEIGHBOUR_WEIGHT = 0.5
 RANK_PENALTY = 0.02
 MAX_UNCOVERED = 2
