@@ -176,6 +176,9 @@ def test_graphrag_output_is_adopted_and_checked(
         )
         == about
     )
+    # ... and which run it was, so that a newer run adopted into the copy replaces it.
+    restored = workspace.scope(copy).graph.ro_query("MATCH (a:Adoption) RETURN a.tool, a.run")
+    assert restored == [["graphrag", report.run]]
     before = _counts(scope)
     scope.adopt(tmp_path / "output")
     assert _counts(scope) == before

@@ -8,7 +8,7 @@ from __future__ import annotations
 DUMP_NODES = """
 MATCH (n)
 WHERE id(n) > $after
-  AND (n:Document OR n:Entity OR n:ExtractionReply OR n:CommunityReport
+  AND (n:Document OR n:Entity OR n:ExtractionReply OR n:CommunityReport OR n:Adoption
        OR (n:Chunk AND (n)-[:PART_OF]->(:Document)))
 RETURN id(n), labels(n)[0], properties(n)
 ORDER BY id(n)
@@ -30,6 +30,7 @@ RESTORE_NODES = {
     "Entity": "UNWIND $rows AS p CREATE (n:Entity) SET n = p",
     "ExtractionReply": "UNWIND $rows AS p CREATE (n:ExtractionReply) SET n = p",
     "CommunityReport": "UNWIND $rows AS p CREATE (n:CommunityReport) SET n = p",
+    "Adoption": "UNWIND $rows AS p CREATE (n:Adoption) SET n = p",
 }
 
 RESTORE_EDGES = {
