@@ -270,4 +270,4 @@ def test_the_adopt_command(tmp_path: Path) -> None:
     text = cli("adopt", str(FIXTURE), "--scope", "lr", "--home", home).stdout
     assert "unsupported" in text and "Quantum Billing Engine" in text
     bad = cli("adopt", str(tmp_path), "--scope", "lr", "--home", home)
-    assert bad.returncode == 2 and "neither a LightRAG" in bad.stderr
+    assert bad.returncode == 2 and "neither a LightRAG" in " ".join(bad.stderr.split())

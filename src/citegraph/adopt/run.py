@@ -265,13 +265,11 @@ def adopt_into(scope: Scope, graph: AdoptedGraph, sources: Path | None) -> Adopt
     """Adopt `graph` (already read and checked whole) into `scope`: its documents first (each
     stored whole, by ingest), then its graph in one query that also removes what an older run
     of the same tool left (store/queries/adopt.py)."""
-    from ..store.queries.adopt import ADOPT_RUN
+    from ..store.queries.adopt import ADOPT_RUN, ADOPTED_RUN
 
     report = AdoptReport(graph.tool, graph.version, scope.name)
     run = run_id(graph)
-    [[previous]] = scope.graph.ro_query(
-        "OPTIONAL MATCH (a:Adoption {tool: $tool}) RETURN a.run", {"tool": graph.tool}
-    )
+    [[previous]] = scope.graph.ro_query(ADOPTED_RUN, {"tool": graph.tool})
     report.run = run
     report.replaced_run = previous if previous not in (None, run) else None
     placed = place_chunks(scope, graph, sources, report)

@@ -169,8 +169,13 @@ class ExtractiveAnswerer:
         words = list(evidence.content_words) or content_words(question)
         if words and question_word_typo(words[0]):
             words = words[1:]
-        frame = frame_words(question)
-        terms = [respelled.get(w, w) for w in words if not framing(w) and w.casefold() not in frame]
+        # The frame is read from the question as the store spells it ("langauge" as language).
+        as_stored = [respelled.get(t, t) for t in tokens(question)]
+        if as_stored and question_word_typo(as_stored[0]):
+            as_stored[0] = question_word_typo(as_stored[0]) or as_stored[0]
+        frame = frame_words(" ".join(as_stored))
+        spelt = [respelled.get(w, w) for w in words if not framing(w)]
+        terms = [w for w in spelt if w.casefold() not in frame]
         key = list(dict.fromkeys(stem(w) for w in terms))
         # "What did X say about Y?": Y is what the answer must be about, in its own words.
         focus = {stem(w) for w in content_words(_after_about(question))} & set(key)

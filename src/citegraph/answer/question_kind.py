@@ -89,11 +89,21 @@ def measure_words(question: str) -> frozenset[str] | None:
     return frozenset(_MEASURES[word].split()) if word in _MEASURES else None
 
 
+# "What language is X written in?": the verb only says how a language is asked about; a
+# table's Language column, or "X is a Go service", answers without it.
+_LANGUAGE_QUESTION = re.compile(r"\b(?:what|which)\s+(?:programming\s+)?languages?\b")
+_LANGUAGE_FRAME = frozenset("written coded implemented programmed built developed".split())
+
+
 def frame_words(question: str) -> frozenset[str]:
     """Words that belong to the question's frame, not its terms: the adjective of "how old",
-    "how many"."""
+    "how many"; the verb of "what language is X written in"."""
+    lowered = question.casefold()
     word = _how(question)
-    return frozenset({word}) if word in _NUMBER_HOW else frozenset()
+    found = {word} if word in _NUMBER_HOW else set()
+    if _LANGUAGE_QUESTION.search(lowered):
+        found |= {w for w in tokens(lowered) if w in _LANGUAGE_FRAME}
+    return frozenset(found)
 
 
 def question_kind(question: str) -> Kind:

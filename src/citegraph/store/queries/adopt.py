@@ -13,6 +13,9 @@ named, that nothing else holds (no mention, relation or remembered fact), goes w
 
 from __future__ import annotations
 
+# The run a scope holds of a tool, if any.
+ADOPTED_RUN = "OPTIONAL MATCH (a:Adoption {tool: $tool}) RETURN a.run"
+
 ADOPT_RUN = """
 MERGE (run:Adoption {tool: $tool})
 SET run.run = $run, run.version = $version

@@ -35,6 +35,12 @@ def print_answer(answer: Answer, console: Console) -> None:
     console.print(
         f"[bold green]answered[/] by {escape(answer.receipt.answerer)}: {escape(answer.text or '')}"
     )
+    uncovered = answer.evidence.verdict.uncovered
+    if uncovered:
+        console.print(
+            f"[dim](no stored text has the word(s) {escape(', '.join(uncovered))}: read the "
+            "quotes for what they say in their own words)[/]"
+        )
     model_words = sum(claim.wording.value == "model" for claim in answer.claims)
     if model_words:
         console.print(
