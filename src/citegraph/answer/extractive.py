@@ -126,22 +126,21 @@ def _units_of(evidence: Evidence) -> list[_Unit]:
 def _trim(text: str, weights: dict[str, float]) -> str:
     """`text` if short enough; else its run of clauses within MAX_QUOTE_BYTES that covers
     the question's terms best (the earliest among equals)."""
-    limit = MAX_QUOTE_BYTES
-    if len(text.encode()) <= limit:
+    if len(text.encode()) <= MAX_QUOTE_BYTES:
         return text
     clauses = _CLAUSE_BREAK.split(text)
     best, best_score = "", -1.0
     for start in range(len(clauses)):
         for end in range(start + 1, len(clauses) + 1):
             piece = " ".join(clauses[start:end])
-            if len(piece.encode()) > limit:
+            if len(piece.encode()) > MAX_QUOTE_BYTES:
                 break
             score = sum(w for k, w in weights.items() if k in stems(piece))
             if score > best_score:
                 best, best_score = piece, score
     if best and best in text:
         return best
-    return text.encode()[:limit].decode(errors="ignore").rsplit(" ", 1)[0]
+    return text.encode()[:MAX_QUOTE_BYTES].decode(errors="ignore").rsplit(" ", 1)[0]
 
 
 class ExtractiveAnswerer:
@@ -155,9 +154,8 @@ class ExtractiveAnswerer:
 
     def reply(self, question: str, evidence: Evidence) -> str:
         verdict = evidence.verdict
-        minor = _minor(verdict.uncovered)
         if verdict.state is not VerdictState.GROUNDED and not (
-            verdict.state is VerdictState.RELATED and minor
+            verdict.state is VerdictState.RELATED and _forgivable(verdict.uncovered)
         ):
             why = f"the evidence is {verdict.state.value}"
             if verdict.uncovered:
@@ -261,15 +259,13 @@ class ExtractiveAnswerer:
         return json.dumps({"answer": answer, "claims": claims})
 
 
-def _minor(uncovered: tuple[str, ...]) -> frozenset[str]:
-    """The stems of the words nothing stored covers, when they are at most MAX_UNCOVERED
-    lowercase words (no name, no number: those say what the question is about); else
-    empty. A question may put in its own words what a sentence says in others."""
-    if not uncovered or len(uncovered) > MAX_UNCOVERED:
-        return frozenset()
-    if any(not w.isalpha() or not w.islower() for w in uncovered):
-        return frozenset()
-    return frozenset(stem(w) for w in uncovered)
+def _forgivable(uncovered: tuple[str, ...]) -> bool:
+    """Whether the words nothing stored covers are at most MAX_UNCOVERED lowercase words (no
+    name, no number: those say what the question is about). A question may put in its own
+    words what a sentence says in others."""
+    return 0 < len(uncovered) <= MAX_UNCOVERED and all(
+        w.isalpha() and w.islower() for w in uncovered
+    )
 
 
 _NEGATIONS = frozenset("not no never none nor neither without cannot".split())
