@@ -67,6 +67,11 @@ def test_an_ordinary_word_in_the_question_s_own_words_is_forgiven(notes: Scope) 
     assert answer.evidence.verdict.uncovered == ("reconstructed",)
     assert answer.disposition is Disposition.ANSWERED, answer.detail
     assert "1884" in answer.citations[0].quote
+    # Forgiven, but not covered: a question the sentences do not cover well enough is refused,
+    # saying both what was short and which word nothing stored has.
+    storm = notes.ask("When was the wall reconstructed?")
+    assert storm.disposition is Disposition.REFUSED
+    assert "nothing stored covers: reconstructed" in storm.detail
     # A name nothing stored holds is what the question is about: refused.
     dover = notes.ask("When was the harbour wall at Dover rebuilt?")
     assert dover.disposition is Disposition.REFUSED and "Dover" in dover.evidence.verdict.uncovered

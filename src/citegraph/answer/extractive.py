@@ -239,6 +239,8 @@ class ExtractiveAnswerer:
             scored.append((coverage - RANK_PENALTY * unit.rank, coverage, unit))
         if not scored:
             why = _missing(kind, terms, best_without_kind, self.min_coverage)
+            if verdict.uncovered:
+                why += f"; nothing stored covers: {', '.join(verdict.uncovered)}"
             return json.dumps({"declined": why})
         scored.sort(key=lambda s: (-s[0], s[2].rank, s[2].order))
         chosen: list[tuple[_Unit, str]] = []
