@@ -30,7 +30,9 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from rapidfuzz.distance import Levenshtein
 
@@ -65,6 +67,11 @@ class _Unit:
     text: str
     stems: frozenset[str]
     around: frozenset[str]  # stems of the unit before it (the previous sentence, the header)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Its own words as written, case aside (not its header's)."""
+        return frozenset(t.casefold() for t in tokens(self.text))
 
 
 def units(text: str) -> list[tuple[str, str | None]]:
@@ -173,8 +180,8 @@ class ExtractiveAnswerer:
             words = words[1:]
         # The frame is read from the question as the store spells it ("langauge" as language).
         as_stored = [respelled.get(t, t) for t in tokens(question)]
-        if as_stored and question_word_typo(as_stored[0]):
-            as_stored[0] = question_word_typo(as_stored[0]) or as_stored[0]
+        if as_stored and (wh := question_word_typo(as_stored[0])):
+            as_stored[0] = wh
         frame = frame_words(" ".join(as_stored))
         spelt = [respelled.get(w, w) for w in words if not framing(w)]
         terms = [w for w in spelt if w.casefold() not in frame]
@@ -211,7 +218,7 @@ class ExtractiveAnswerer:
         }
         total = sum(weights.values())
         asked = stems(question)
-        negated = _negated(question)
+        negated = _negated(t.casefold() for t in tokens(question))
         # The question's own spellings of each term: the same word form is the surer match.
         forms: dict[str, set[str]] = {k: set() for k in key}
         for t in (*tokens(question), *terms):
@@ -224,9 +231,8 @@ class ExtractiveAnswerer:
             for (head, name), parts in heads.items():
                 if head.search(unit.text) and name in texts[unit.item_id]:
                     present = present | parts
-            surface = {t.casefold() for t in tokens(unit.text)}
             own = sum(
-                w * (1.0 if k not in unit.stems or forms[k] & surface else OTHER_FORM_WEIGHT)
+                w * (1.0 if k not in unit.stems or forms[k] & unit.words else OTHER_FORM_WEIGHT)
                 for k, w in weights.items()
                 if k in present
             )
@@ -240,11 +246,11 @@ class ExtractiveAnswerer:
             if not focus <= present:
                 continue
             # "What is not contained in X?" is not answered by a sentence saying what is.
-            if negated and not _negated(unit.text):
+            if negated and not _negated(unit.words):
                 continue
             # A name or number the question states that the sentence does not (Henry II for
             # Henry III, 1804 for 1805) makes it another question.
-            if specifics and not _states_all(specifics, present | unit.around, unit.text):
+            if specifics and not _states_all(specifics, present | unit.around, unit.words):
                 continue
             if not has_candidate(unit.text, kind, asked, measures):
                 best_without_kind = max(best_without_kind, coverage)
@@ -286,10 +292,9 @@ def _forgivable(uncovered: tuple[str, ...]) -> bool:
 _NEGATIONS = frozenset("not no never none nor neither without cannot".split())
 
 
-def _negated(text: str) -> bool:
-    return any(
-        t.casefold() in _NEGATIONS or t.casefold().endswith(("n't", "n’t")) for t in tokens(text)
-    )
+def _negated(words: Iterable[str]) -> bool:
+    """Whether any of `words` (lowercase) negates."""
+    return any(w in _NEGATIONS or w.endswith(("n't", "n’t")) for w in words)
 
 
 _SPECIFIC = re.compile(r"(?<!^)(?<![.?!] )\b([A-Z][\w'’-]*|\w*\d\w*)")
@@ -312,16 +317,17 @@ def _plain(word: str) -> str:
     )
 
 
-def _states_all(specifics: list[str], present: frozenset[str], text: str) -> bool:
-    """Whether `text` (whose stems, with its neighbour's, are `present`) states each of the
-    question's names and numbers: as a word of the same stem, the same letters without
-    accents, a word it begins ("French" in "Frenchmen"), or a close spelling of a long one."""
+def _states_all(specifics: list[str], present: frozenset[str], said: frozenset[str]) -> bool:
+    """Whether a unit (its words `said`; its stems, with its neighbour's, `present`) states
+    each of the question's names and numbers: as a word of the same stem, the same letters
+    without accents, a word it begins ("French" in "Frenchmen"), or a close spelling of a
+    long one."""
     words: set[str] | None = None
     for specific in specifics:
         if stem(specific) in present:
             continue
         if words is None:
-            words = {_plain(t) for t in tokens(text)}
+            words = {_plain(w) for w in said}
         plain = _plain(specific)
         if plain in words:
             continue
