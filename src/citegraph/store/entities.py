@@ -23,11 +23,17 @@ from .queries.entities import (
     REMEMBER_RELATIONS,
     WRITE_CO_MENTIONS,
     WRITE_ENTITIES,
+    WRITE_MENTIONED_ENTITIES,
     WRITE_MENTIONS,
     WRITE_RELATIONS,
 )
 
 _BATCH = 2000
+# A relation row's fields, in the order WRITE_RELATIONS reads them.
+_RELATION_FIELDS = (
+    "a", "b", "type", "quote", "chunk_id", "document_id", "start_byte", "end_byte", "polarity",
+    "modality", "a_start_byte", "a_end_byte", "b_start_byte", "b_end_byte",
+)  # fmt: skip
 
 
 class EntityRepository:
@@ -39,13 +45,30 @@ class EntityRepository:
             self.graph.query(query, {"rows": rows[start : start + _BATCH]})
 
     def write_mentions(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_MENTIONS, rows)
+        """Mentions located by extraction (extract/mentions.py `mention_row`), creating the
+        entities they name."""
+        entities: dict[str, list[Any]] = {}
+        for m in rows:
+            known = entities.get(m["key"])
+            if known is None:
+                entities[m["key"]] = [m["key"], m["name"], m["type"], m["norm"], [m["name"]]]
+            elif m["name"] not in known[4]:
+                known[4].append(m["name"])
+        self._write(WRITE_MENTIONED_ENTITIES, list(entities.values()))
+        self._write(WRITE_MENTIONS, [
+            [m["key"], m["chunk_id"], m["start_byte"], m["end_byte"], m["document_id"], m["count"]]
+            for m in rows
+        ])  # fmt: skip
 
     def write_co_mentions(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_CO_MENTIONS, rows)
+        self._write(WRITE_CO_MENTIONS, [
+            [r["a"], r["b"], r["chunk_id"], r["document_id"], r["start_byte"], r["end_byte"],
+             r["quote"]]
+            for r in rows
+        ])  # fmt: skip
 
     def write_relations(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_RELATIONS, rows)
+        self._write(WRITE_RELATIONS, [[r[k] for k in _RELATION_FIELDS] for r in rows])
 
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)

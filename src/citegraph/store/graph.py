@@ -11,6 +11,7 @@ from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
 from .address import Node, StoreAddress, parse_graph_url
 from .connections import FAILOVER_ERRORS, STORE_ERRORS, Connections
 from .health import NodeHealth
+from .params import header
 
 Rows = list[list[Any]]
 
@@ -83,20 +84,6 @@ def _translate(exc: BaseException, what: str) -> Exception:
     return StoreError(f"the graph store refused {what}: {exc}")
 
 
-def _check_text(value: Any) -> None:
-    """FalkorDB cannot take a NUL inside a parameter, nor text that is not valid Unicode: say so
-    as the caller's mistake rather than let the store refuse the query."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise UsageError("text with a NUL character cannot be stored or looked up")
-    elif isinstance(value, dict):
-        for item in value.values():
-            _check_text(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _check_text(item)
-
-
 def _unencodable() -> UsageError:
     return UsageError("text that is not valid Unicode (a lone surrogate) cannot be stored")
 
@@ -107,10 +94,10 @@ class FalkorGraph:
         self.name = name
 
     def query(self, cypher: str, params: dict[str, Any] | None = None) -> Rows:
-        _check_text(params)
+        text = header(params) + cypher
         graph, _ = self._connections.graph(self.name, read=False)
         try:
-            return list(graph.query(cypher, params).result_set)
+            return list(graph.query(text).result_set)
         except UnicodeEncodeError:
             raise _unencodable() from None
         except STORE_ERRORS as exc:
@@ -124,14 +111,14 @@ class FalkorGraph:
     def ro_query(
         self, cypher: str, params: dict[str, Any] | None = None, timeout_ms: int | None = None
     ) -> Rows:
-        _check_text(params)
-        return list(self._read(cypher, params, timeout_ms).result_set)
+        return list(self._read(header(params) + cypher, timeout_ms).result_set)
 
-    def _read(self, cypher: str, params: dict[str, Any] | None, timeout_ms: int | None) -> Any:
+    def _read(self, text: str, timeout_ms: int | None) -> Any:
+        """`text`: the query with its parameters' header."""
         for attempt in (1, 2):
             graph, from_replica = self._connections.graph(self.name, read=True)
             try:
-                return graph.ro_query(cypher, params, timeout=timeout_ms)
+                return graph.ro_query(text, timeout=timeout_ms)
             except UnicodeEncodeError:
                 raise _unencodable() from None
             except STORE_ERRORS as exc:
@@ -156,7 +143,7 @@ class FalkorGraph:
     def read_table(self, cypher: str, timeout_ms: int) -> tuple[list[str], Rows]:
         from .plain import plain
 
-        result = self._read(cypher, None, timeout_ms)
+        result = self._read(cypher, timeout_ms)
         columns = [str(column[1]) for column in result.header]
         return columns, [[plain(v) for v in row] for row in result.result_set]
 

@@ -3,36 +3,44 @@
 from __future__ import annotations
 
 # -- used by store/entities.py
-WRITE_MENTIONS = """
-UNWIND $rows AS m
-MATCH (c:Chunk {id: m.chunk_id})
-MERGE (e:Entity {key: m.key})
-  ON CREATE SET e.name = m.name, e.type = m.type, e.norm = m.norm, e.aliases = [m.name],
-    e.asserted = false
-SET e.aliases = CASE WHEN m.name IN e.aliases THEN e.aliases ELSE e.aliases + m.name END
-CREATE (e)-[:MENTIONED_IN {
-  start_byte: m.start_byte, end_byte: m.end_byte, document_id: m.document_id, count: m.count
-}]->(c)
+# Extraction's rows are lists, not maps: a flush holds thousands, and lists are what the
+# store and the parameter encoder read fastest (store/params.py). The entities of a flush
+# come first, once each: [key, name, type, norm, [names written]].
+WRITE_MENTIONED_ENTITIES = """
+UNWIND $rows AS r
+MERGE (e:Entity {key: r[0]})
+  ON CREATE SET e.name = r[1], e.type = r[2], e.norm = r[3], e.aliases = r[4], e.asserted = false
+  ON MATCH SET e.aliases = e.aliases + [n IN r[4] WHERE NOT n IN e.aliases]
 """
 
+# [key, chunk id, start byte, end byte, document id, count]
+WRITE_MENTIONS = """
+UNWIND $rows AS r
+MATCH (e:Entity {key: r[0]})
+MATCH (c:Chunk {id: r[1]})
+CREATE (e)-[:MENTIONED_IN {start_byte: r[2], end_byte: r[3], document_id: r[4], count: r[5]}]->(c)
+"""
+
+# [a, b, chunk id, document id, start byte, end byte, quote]
 WRITE_CO_MENTIONS = """
 UNWIND $rows AS r
-MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
+MATCH (a:Entity {key: r[0]}), (b:Entity {key: r[1]})
 CREATE (a)-[:RELATES {
-  type: 'CO_MENTIONED', weak: true, citable: true, quote: r.quote, chunk_id: r.chunk_id,
-  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted'
+  type: 'CO_MENTIONED', weak: true, citable: true, quote: r[6], chunk_id: r[2],
+  document_id: r[3], start_byte: r[4], end_byte: r[5], source: 'extracted'
 }]->(b)
 """
 
 # A typed relation located by grounding: its quote is in the chunk and names both ends.
+# [a, b, type, quote, chunk id, document id, start byte, end byte, polarity, modality,
+#  a start byte, a end byte, b start byte, b end byte]
 WRITE_RELATIONS = """
 UNWIND $rows AS r
-MATCH (a:Entity {key: r.a}), (b:Entity {key: r.b})
+MATCH (a:Entity {key: r[0]}), (b:Entity {key: r[1]})
 CREATE (a)-[:RELATES {
-  type: r.type, weak: false, citable: true, quote: r.quote, chunk_id: r.chunk_id,
-  document_id: r.document_id, start_byte: r.start_byte, end_byte: r.end_byte, source: 'extracted',
-  polarity: r.polarity, modality: r.modality, a_start_byte: r.a_start_byte,
-  a_end_byte: r.a_end_byte, b_start_byte: r.b_start_byte, b_end_byte: r.b_end_byte
+  type: r[2], weak: false, citable: true, quote: r[3], chunk_id: r[4], document_id: r[5],
+  start_byte: r[6], end_byte: r[7], source: 'extracted', polarity: r[8], modality: r[9],
+  a_start_byte: r[10], a_end_byte: r[11], b_start_byte: r[12], b_end_byte: r[13]
 }]->(b)
 """
 WRITE_ENTITIES = """
