@@ -50,11 +50,14 @@ class _Name:
 
 
 class Names:
-    """The names to look for in a chunk: one pattern, made once per chunk, when a sentence
-    with a verb of the table first asks for it."""
+    """The names to look for in a chunk's sentences."""
 
     def __init__(self, known: Iterable[str]):
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
+
+    @cached_property
+    def lowered(self) -> list[str]:
+        return [n.lower() for n in self.known]
 
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
@@ -66,14 +69,41 @@ class Names:
     def extended(self, more: Iterable[str]) -> Names:
         return Names([*self.known, *more])
 
+    def find(self, text: str) -> list[_Name]:
+        """Every place a known name is written in `text` (case aside) as a whole word,
+        overlapping places included."""
+        lowered = text.lower()
+        if len(lowered) != len(text) or any(
+            len(n) != len(k) for n, k in zip(self.lowered, self.known, strict=True)
+        ):
+            return self._find_by_pattern(text)  # lowering moved offsets: the slow way
+        found: list[_Name] = []
+        for name in self.lowered:
+            at = lowered.find(name)
+            while at >= 0:
+                end = at + len(name)
+                if (at == 0 or not _joins(text[at - 1])) and (
+                    end == len(text) or not _joins(text[end])
+                ):
+                    found.append(_Name(text[at:end], at, end))
+                at = lowered.find(name, at + 1)
+        return found
+
+    def _find_by_pattern(self, text: str) -> list[_Name]:
+        if self.pattern is None:
+            return []
+        return [_Name(m.group(), m.start(), m.end()) for m in self.pattern.finditer(text)]
+
+
+def _joins(char: str) -> bool:
+    """Whether `char` continues a word (as `[\\w-]` reads it)."""
+    return char.isalnum() or char in "_-"
+
 
 def _names_in(text: str, known: Names) -> list[_Name]:
     """Where the known names and component phrases occur in `text`, longest first where
     they overlap, in order."""
-    found: list[_Name] = []
-    if known.pattern is not None:
-        for match in known.pattern.finditer(text):
-            found.append(_Name(match.group(), match.start(), match.end()))
+    found = known.find(text)
     for match in _COMPONENT.finditer(text):
         words = match.group().split()
         while words[:-1] and words[0].lower() in STOPWORDS:

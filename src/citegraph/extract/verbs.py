@@ -103,6 +103,8 @@ def stated_relation(between: str) -> Stated | None:
     """The relation the words `between` two names state, if any: the first verb phrase,
     longest first among those starting at the same place."""
     best: Stated | None = None
+    if not any_verb(between):
+        return None  # most gaps between two names: no phrase of the table can start there
     for pattern, verb in _COMPILED:
         match = pattern.search(between)
         if match is None:

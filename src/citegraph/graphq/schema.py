@@ -17,6 +17,7 @@ from ..store.queries.graphq import (
     NODE_LABELS,
     NODE_SAMPLE,
     RELATION_TYPES,
+    STATED_RELATION_SAMPLE,
 )
 from ..values.graphq import EdgeKind, GraphSchema, NodeKind, PropertyInfo
 
@@ -83,6 +84,10 @@ def read_schema(graph: GraphHandle) -> GraphSchema:
             EDGE_SAMPLE,
             {"type": edge_type, "sample": _SAMPLE, "hidden": list(HIDDEN_PROPERTIES)},
         )
+        if edge_type == "RELATES":
+            rows += graph.ro_query(
+                STATED_RELATION_SAMPLE, {"sample": _SAMPLE, "hidden": list(HIDDEN_PROPERTIES)}
+            )
         properties = _properties([r[0] for r in rows])
         if edge_type == "RELATES":
             properties = _whole(

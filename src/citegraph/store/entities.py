@@ -40,7 +40,7 @@ class EntityRepository:
     def __init__(self, graph: GraphHandle):
         self.graph = graph
 
-    def _write(self, query: str, rows: list[dict[str, Any]]) -> None:
+    def _write(self, query: str, rows: list[dict[str, Any]] | list[list[Any]]) -> None:
         for start in range(0, len(rows), _BATCH):
             self.graph.query(query, {"rows": rows[start : start + _BATCH]})
 

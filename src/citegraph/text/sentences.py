@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A sentence ends at . ! ? or … (with closing quotes or brackets) before whitespace, or at a
@@ -32,6 +33,12 @@ def _ends_here(text: str, match: re.Match[str]) -> bool:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text`, leading whitespace trimmed, in order."""
+    return list(_spans(text))
+
+
+# Extraction asks for the sentences of one chunk several times (names linked, relations read).
+@functools.lru_cache(maxsize=16)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _END.finditer(text):
@@ -41,7 +48,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         _append(text, start, end, spans)
         start = end
     _append(text, start, len(text), spans)
-    return spans
+    return tuple(spans)
 
 
 def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:

@@ -28,6 +28,15 @@ WITH r LIMIT $sample
 RETURN [k IN keys(r) WHERE NOT k IN $hidden | [k, r[k]]]
 """
 
+# Stated relations are few among many co-mentions, and have properties co-mentions lack
+# (polarity, modality): sampled on their own, so that whichever edges the store lists first
+# do not hide them.
+STATED_RELATION_SAMPLE = """
+MATCH ()-[r:RELATES]->() WHERE r.weak = false
+WITH r LIMIT $sample
+RETURN [k IN keys(r) WHERE NOT k IN $hidden | [k, r[k]]]
+"""
+
 # Kinds a model needs to name exactly: every value, with how often it is set.
 ENTITY_TYPES = "MATCH (e:Entity) RETURN e.type, count(*) ORDER BY count(*) DESC LIMIT $limit"
 RELATION_TYPES = """
