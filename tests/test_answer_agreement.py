@@ -86,3 +86,31 @@ def test_the_cli_says_which_words_nothing_stored_has(tmp_path: object) -> None:
     assert shown.returncode == 0, shown.stderr
     assert "answered" in shown.stdout and "reconstructed" in shown.stdout
     assert "1884" in shown.stdout
+
+
+INSTITUTE = """\
+The Ashby Institute was founded in 1771 by the merchant Thomas Ashby.
+
+Under Mary Hale the institute built its observatory; the observatory was designed in 1820.
+
+Under Owen Price the institute built its library; the library was designed by Ada Lunt.
+"""
+
+
+@pytest.fixture
+def institute(workspace: Workspace) -> Scope:
+    scope = workspace.scope("agreement_institute")
+    # One document a paragraph: a sentence is read with the one before it in its passage.
+    for index, paragraph in enumerate(INSTITUTE.split("\n\n")):
+        scope.ingest(paragraph.encode(), name=f"institute-{index}.md")
+    return scope
+
+
+def test_the_answer_is_taken_from_the_statement_that_says_what_is_asked(
+    institute: Scope,
+) -> None:
+    # Mary Hale is a person of the sentence, but of the statement that does not say who
+    # designed the observatory.
+    _refused(institute, "Who designed the observatory?")
+    assert "Ada Lunt" in _answered(institute, "Who designed the library?")
+    assert "Thomas Ashby" in _answered(institute, "Who founded the Ashby Institute?")

@@ -55,6 +55,9 @@ _RULE_ROW = re.compile(r"\s*\|?[\s:|-]+\|?\s*")
 # Text set in columns (terminal output, a listing): a run of three spaces between two words.
 _ALIGNED = re.compile(r"\S {3,}\S")
 _CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+")
+_DETERMINERS = frozenset("a an the its their his her our this that these those".split())
+# Where a sentence joins statements that stand on their own: a semicolon.
+_STATEMENT_BREAK = re.compile(r";\s+")
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,19 @@ class _Unit:
     def words(self) -> frozenset[str]:
         """Its own words as written, case aside (not its header's)."""
         return frozenset(t.casefold() for t in tokens(self.text))
+
+    @cached_property
+    def modifiers(self) -> frozenset[str]:
+        """Words written only as a modifier between a determiner and a content word ("a
+        founding member", "the running total"): there they describe the noun after them and
+        state no event ("the founding of", "its founding in 1636" still do)."""
+        said = [t.casefold() for t in tokens(self.text)]
+        before = {w for a, w, b in zip(said, said[1:], said[2:], strict=False)
+                  if a in _DETERMINERS and b not in STOPWORDS}  # fmt: skip
+        elsewhere = {w for i, w in enumerate(said)
+                     if not (0 < i < len(said) - 1 and said[i - 1] in _DETERMINERS
+                             and said[i + 1] not in STOPWORDS)}  # fmt: skip
+        return frozenset(before - elsewhere)
 
 
 def units(text: str) -> list[tuple[str, str | None]]:
@@ -224,6 +240,8 @@ class ExtractiveAnswerer:
         for t in (*tokens(question), *terms):
             forms.setdefault(stem(t), set()).add(t.casefold())
         specifics = [respelled.get(w, w) for w in _specifics(question)]
+        # What the question says of its names ("founded", "born"): its lowercase terms.
+        predicate = {stem(w) for w in terms if w.islower()}
         scored: list[tuple[float, float, _Unit]] = []
         best_without_kind = 0.0
         for unit in found:
@@ -234,7 +252,7 @@ class ExtractiveAnswerer:
             own = sum(
                 w * (1.0 if k not in unit.stems or forms[k] & unit.words else OTHER_FORM_WEIGHT)
                 for k, w in weights.items()
-                if k in present
+                if k in present and not (k in predicate and _modifier_only(k, forms[k], unit))
             )
             near = sum(w for k, w in weights.items() if k in unit.around and k not in present)
             coverage = (own + NEIGHBOUR_WEIGHT * near) / total
@@ -252,7 +270,7 @@ class ExtractiveAnswerer:
             # Henry III, 1804 for 1805) makes it another question.
             if specifics and not _states_all(specifics, present | unit.around, unit.words):
                 continue
-            if not has_candidate(unit.text, kind, asked, measures):
+            if not _answered_where_asked(unit.text, kind, asked, measures, predicate):
                 best_without_kind = max(best_without_kind, coverage)
                 continue
             scored.append((coverage - RANK_PENALTY * unit.rank, coverage, unit))
@@ -278,6 +296,34 @@ class ExtractiveAnswerer:
         ]
         answer = " ".join(" ".join(quote.split()) for _, quote in chosen)
         return json.dumps({"answer": answer, "claims": claims})
+
+
+def _modifier_only(key: str, forms: set[str], unit: _Unit) -> bool:
+    """Whether the unit holds the question's term `key` only in an -ing form used as a
+    modifier ("a founding member" for "founded"): then it does not hold the term."""
+    if key not in unit.stems or forms & unit.words:
+        return False
+    written = [w for w in unit.words if stem(w) == key]  # none: the term is in the row's header
+    return bool(written) and all(w.endswith("ing") and w in unit.modifiers for w in written)
+
+
+def _answered_where_asked(
+    text: str, kind: Kind, asked: set[str], measures: frozenset[str] | None, predicate: set[str]
+) -> bool:
+    """Whether `text` holds a candidate of `kind` in a statement that says what the question
+    asks: in a sentence joining statements ("X's tenure transformed the college; Harvard was a
+    founding member in 1900"), a person from one statement does not answer "who founded" from
+    the other."""
+    statements = _STATEMENT_BREAK.split(text)
+    said = [len(predicate & set(stems(part))) for part in statements]
+    if len(statements) == 1 or not any(said):
+        return has_candidate(text, kind, asked, measures)
+    # The statements that hold most of what the question says (its verb and its object).
+    return any(
+        has_candidate(part, kind, asked, measures)
+        for part, n in zip(statements, said, strict=True)
+        if n == max(said)
+    )
 
 
 def _forgivable(uncovered: tuple[str, ...]) -> bool:
