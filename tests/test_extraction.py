@@ -72,15 +72,31 @@ def test_co_mentions_quote_their_sentence(scope: Scope) -> None:
         name="arch.md",
     )
     stored = scope.stored_text(result.document.id)
-    rows = scope.graph.ro_query(
-        "MATCH (a:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(b:Entity) "
-        "RETURN a.name, b.name, r.quote, r.start_byte, r.end_byte, r.weak"
-    )
-    assert len(rows) == 1
-    _a, _b, quote, start, end, weak = rows[0]
-    assert weak is True
-    assert quote == "The checkoutservice calls the payment-gateway."
-    assert stored[start:end].decode() == quote
+    co_mentions = [r for r in scope.relations() if r.type == "CO_MENTIONED"]
+    assert len(co_mentions) == 1
+    [link] = co_mentions
+    assert link.weak is True and link.citable is True
+    assert {link.source, link.target} == {"checkoutservice", "payment-gateway"}
+    assert link.quote == "The checkoutservice calls the payment-gateway."
+    assert stored[link.start_byte : link.end_byte].decode() == link.quote
+    # Read from the mentions of one sentence: no edge is stored for it.
+    assert scope.graph.ro_query(
+        "MATCH ()-[r:RELATES {type: 'CO_MENTIONED'}]->() RETURN count(r)"
+    ) == [[0]]
+
+
+def test_co_mentions_of_text_beyond_ascii_quote_their_sentence(scope: Scope) -> None:
+    text = "Zoë Brandt 🦄 met Ōtani in Zürich. Later, Ōtani flew to Kyōto alone."
+    [result] = scope.ingest(text.encode(), name="unicode.md")
+    stored = scope.stored_text(result.document.id)
+    links = [r for r in scope.relations() if r.type == "CO_MENTIONED"]
+    assert {frozenset((r.source, r.target)) for r in links} == {
+        frozenset(p) for p in [("Zoë Brandt", "Ōtani"), ("Zoë Brandt", "Zürich"),
+                               ("Ōtani", "Zürich")]
+    }  # fmt: skip
+    for link in links:
+        assert link.quote == "Zoë Brandt 🦄 met Ōtani in Zürich."
+        assert stored[link.start_byte : link.end_byte].decode() == link.quote
 
 
 def test_same_name_different_types_are_kept_apart(scope: Scope) -> None:
@@ -109,20 +125,18 @@ def test_replacing_or_deleting_a_document_takes_its_mentions_and_links(scope: Sc
     names = {n for [n] in scope.graph.ro_query("MATCH (e:Entity) RETURN e.name")}
     assert {"Delta Inc", "Epsilon Bank", "Gamma Ltd"} <= names
     assert "Alpha Corp" not in names and "Beta Bank" not in names
-    links = scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)")
-    assert links == [[1]]
+    links = [(r.source, r.target) for r in scope.relations() if r.type == "CO_MENTIONED"]
+    assert links == [("Delta Inc", "Epsilon Bank")]
     scope.delete_document("a.txt")
     names = {n for [n] in scope.graph.ro_query("MATCH (e:Entity) RETURN e.name")}
     assert names == {"Gamma Ltd"}
-    assert scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)") == [[0]]
+    assert scope.relations() == []
 
 
 def _extraction_counts(scope: Scope) -> tuple[int, int]:
     mentions = scope.graph.ro_query("MATCH (:Entity)-[m:MENTIONED_IN]->(:Chunk) RETURN count(m)")
-    links = scope.graph.ro_query(
-        "MATCH (:Entity)-[r:RELATES {type: 'CO_MENTIONED'}]->(:Entity) RETURN count(r)"
-    )
-    return mentions[0][0], links[0][0]
+    links = [r for r in scope.relations(limit=10**7) if r.type == "CO_MENTIONED"]
+    return mentions[0][0], len(links)
 
 
 def test_one_document_is_extracted_in_bounded_flushes(
@@ -170,7 +184,7 @@ def test_a_write_that_fails_on_the_writer_thread_fails_the_extraction(
     ingest says the entities are not stored, and the document is left for the next ingest."""
     alice = dataset("alice/pg11_alice_body.txt").read_bytes()
     calls: list[int] = []
-    original = EntityRepository.write_co_mentions
+    original = EntityRepository.write_relations
 
     def failing(self: EntityRepository, rows: list[dict[str, Any]]) -> None:
         calls.append(len(rows))
@@ -179,14 +193,14 @@ def test_a_write_that_fails_on_the_writer_thread_fails_the_extraction(
         original(self, rows)
 
     monkeypatch.setattr(run, "_FLUSH_ROWS", 50)
-    monkeypatch.setattr(EntityRepository, "write_co_mentions", failing)
+    monkeypatch.setattr(EntityRepository, "write_relations", failing)
     [result] = scope.ingest(alice, name="alice.txt")
     assert any("entities or embeddings are not" in w for w in result.warnings)
     assert "refused a write (test)" in " ".join(result.warnings)
     assert not scope.document(result.document.id).extracted
     assert len(calls) == 3  # the flushes queued after the failure were not written
 
-    monkeypatch.setattr(EntityRepository, "write_co_mentions", original)
+    monkeypatch.setattr(EntityRepository, "write_relations", original)
     [again] = scope.ingest(alice, name="alice.txt")
     assert again.status is IngestStatus.UNCHANGED and not again.warnings
     assert scope.document(result.document.id).extracted

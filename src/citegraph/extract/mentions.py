@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
+import bisect
 from dataclasses import dataclass, field
 
 from ..text.fold import FoldedText
@@ -74,16 +74,16 @@ def mention_row(
         "chunk_id": chunk.id, "document_id": document.id,
         "start_byte": chunk.start_byte + match.start_byte,
         "end_byte": chunk.start_byte + match.end_byte,
-        "count": match.count,
+        "count": match.count, "sentence": None,
     }  # fmt: skip
 
 
 @dataclass
 class MentionRows:
-    """What extraction of some chunks stores: mentions, and co-mention links."""
+    """What extraction of some chunks stores: mentions (each with the sentence that links it
+    to the other names of that sentence, where the offline layer found it)."""
 
     mentions: list[dict[str, object]] = field(default_factory=list)
-    links: list[dict[str, object]] = field(default_factory=list)
 
 
 def add_chunk_rows(
@@ -91,20 +91,19 @@ def add_chunk_rows(
 ) -> dict[str, str]:
     """Add what extraction finds in one chunk to `rows`; the names located, with their type."""
     folded = FoldedText(chunk.text)
-    located: list[tuple[str, QuoteMatch]] = []
+    located: list[tuple[str, QuoteMatch, dict[str, object]]] = []
     names: dict[str, str] = {}
     for candidate in extractor.candidates(chunk.text, title):
         match = _read_at(candidate, folded) or locate_name(candidate.name, folded)
         if match is None:
             continue  # not in the chunk as written: never stored as if it were
         key = entity_key(candidate.name, candidate.type)
-        located.append((key, match))
         names.setdefault(candidate.name, candidate.type)
-        rows.mentions.append(
-            mention_row(key, candidate.name, candidate.type, chunk, document, match)
-        )
+        row = mention_row(key, candidate.name, candidate.type, chunk, document, match)
+        located.append((key, match, row))
+        rows.mentions.append(row)
     if len(located) > 1:
-        _co_mentions(chunk, document, folded, located, rows)
+        _link_by_sentence(chunk, folded, located)
     return names
 
 
@@ -120,22 +119,37 @@ def shape_type(name: str) -> str:
     return "identifier" if len(name.split()) == 1 else "name"
 
 
-def _co_mentions(
-    chunk: Chunk,
-    document: Document,
-    folded: FoldedText,
-    located: list[tuple[str, QuoteMatch]],
-    rows: MentionRows,
+def _link_by_sentence(
+    chunk: Chunk, folded: FoldedText, located: list[tuple[str, QuoteMatch, dict[str, object]]]
 ) -> None:
-    """Entities named in one sentence get a weak link whose quote is that sentence. Only the
-    first occurrence of each name was located, so the link uses the sentence holding it."""
-    for start, end in sentence_spans(chunk.text):
-        keys = sorted({k for k, m in located if start <= m.start_char and m.end_char <= end})
-        for a, b in itertools.combinations(keys[:MAX_ENTITIES_PER_SENTENCE], 2):
-            sentence_start = folded.byte_offset(start)
-            rows.links.append({
-                "a": a, "b": b, "chunk_id": chunk.id, "document_id": document.id,
-                "quote": chunk.text[start:end],
-                "start_byte": chunk.start_byte + sentence_start,
-                "end_byte": chunk.start_byte + folded.byte_offset(end),
-            })  # fmt: skip
+    """Entities named in one sentence are co-mentioned: a weak link whose quote is that
+    sentence. No link is stored: each mention keeps its sentence (`sentence`: document bytes,
+    then the chunk's characters, start and length), and readers pair the mentions of one
+    sentence (store/queries/co_mentions.py). Only the first occurrence of a name in a chunk is
+    located, so a mention's sentence is the one holding it; a sentence naming more than
+    MAX_ENTITIES_PER_SENTENCE entities links only its first ones, by key."""
+    spans = sentence_spans(chunk.text)
+    if len(spans) == 0:
+        return
+    starts = [start for start, _ in spans]
+    by_sentence: dict[int, list[tuple[str, dict[str, object]]]] = {}
+    for key, match, row in located:
+        index = bisect.bisect_right(starts, match.start_char) - 1
+        if index >= 0 and match.end_char <= spans[index][1]:
+            by_sentence.setdefault(index, []).append((key, row))
+    for index, members in by_sentence.items():
+        keys = sorted({key for key, _ in members})
+        if len(keys) < 2:
+            continue
+        linked = set(keys[:MAX_ENTITIES_PER_SENTENCE])
+        start, end = spans[index]
+        sentence = [
+            chunk.start_byte + folded.byte_offset(start),
+            chunk.start_byte + folded.byte_offset(end),
+            start,
+            end - start,
+        ]
+        for key, row in members:
+            if key in linked:
+                row["sentence"] = sentence
+                linked.discard(key)  # one mention a key: one link a pair

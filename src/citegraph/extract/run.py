@@ -115,10 +115,10 @@ class _Batch:
         self.relations: list[dict[str, Any]] = []
 
     def size(self) -> int:
-        return len(self.rows.mentions) + len(self.rows.links) + len(self.relations)
+        return len(self.rows.mentions) + len(self.relations)
 
     def flush(self, writes: BackgroundWrites) -> None:
-        writes.put(Rows(self.rows.mentions, self.rows.links, self.relations))
+        writes.put(Rows(self.rows.mentions, self.relations))
         self.rows, self.relations = MentionRows(), []
 
 

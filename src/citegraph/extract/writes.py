@@ -19,15 +19,13 @@ from ..store.entities import EntityRepository
 
 @dataclass
 class Rows:
-    """One flush: mentions first (they create the entities), then the links between them."""
+    """One flush: mentions first (they create the entities), then the relations between them."""
 
     mentions: list[dict[str, Any]] = field(default_factory=list)
-    links: list[dict[str, Any]] = field(default_factory=list)
     relations: list[dict[str, Any]] = field(default_factory=list)
 
     def write(self, entities: EntityRepository) -> None:
         entities.write_mentions(self.mentions)
-        entities.write_co_mentions(self.links)
         entities.write_relations(self.relations)
 
 
@@ -57,7 +55,7 @@ class BackgroundWrites:
     def put(self, rows: Rows) -> None:
         """Queue a flush (waiting while `depth` flushes are queued)."""
         self._raise()
-        if rows.mentions or rows.links or rows.relations:
+        if rows.mentions or rows.relations:
             self._queue.put(rows)
 
     def wait(self) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..models.chat import Message
 
-PROMPT_VERSION = "graphq-1"
+PROMPT_VERSION = "graphq-2"
 
 INSTRUCTIONS = """You write one read-only Cypher query (FalkorDB dialect) that answers a \
 question about a knowledge graph built from documents.
@@ -24,6 +24,8 @@ Rules:
 - Return whole nodes and relationships (for example RETURN c, r) when the answer is about \
 passages, mentions or relations, so that the answer can cite them.
 - Relations between entities are [:RELATES] edges; their kind is the edge's `type` property.
+- Two entities named in one sentence have [:MENTIONED_IN] edges into one Chunk with the same \
+`s_start` (no edge joins them).
 - If the graph cannot answer the question, reply DECLINE: followed by the reason."""
 
 _FENCE = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.DOTALL)

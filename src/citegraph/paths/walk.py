@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
+from ..store.queries.co_mentions import CO_MENTIONS_AROUND
 from ..store.queries.paths import EDGES_AROUND
 from ..values.paths import (
     Affected,
@@ -95,10 +96,15 @@ class Walk:
         """The hops out of the frontier (by the key of the entity each starts from), each with
         the entity it reaches (None: an ambiguous name, not walked)."""
         node_of = {key: node for node, bound in frontier.items() for key in bound.keys}
+        keys = sorted(node_of)
+        # CO_MENTIONED edges are stored only by stores written before co-mentions were read
+        # from the mentions of one sentence (co_mentions.py).
         types = [*self.policy.types, *([CO_MENTIONED] if self.policy.co_mentions else [])]
         rows = self.graph.ro_query(
-            EDGES_AROUND, {"keys": sorted(node_of), "types": types, "limit": MAX_EDGE_ROWS}
+            EDGES_AROUND, {"keys": keys, "types": types, "limit": MAX_EDGE_ROWS}
         )
+        if self.policy.co_mentions:
+            rows += self.graph.ro_query(CO_MENTIONS_AROUND, {"keys": keys, "limit": MAX_EDGE_ROWS})
         edges = [Edge.of(row) for row in rows]
         if (
             sum(e.outgoing for e in edges) >= MAX_EDGE_ROWS

@@ -5,10 +5,14 @@ a path back to a seed can be shown and graded hop by hop."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..store.graph import GraphHandle
+from ..store.queries.co_mentions import CO_MENTION_NEIGHBOURS
 from ..store.queries.retrieval import NEIGHBOURS
 from ..values.evidence import TraversalPolicy
+
+CO_MENTIONED = "CO_MENTIONED"
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,17 @@ class Walk:
         return edges[::-1]
 
 
+def _neighbours(
+    graph: GraphHandle, keys: list[str], types: list[str] | None, weak: bool, cap: int
+) -> list[list[Any]]:
+    """Up to `cap` relations touching `keys`: the stored ones, then the co-mentions (read
+    from the mentions of one sentence) when weak links are walked."""
+    rows = graph.ro_query(NEIGHBOURS, {"keys": keys, "types": types, "weak": weak, "cap": cap})
+    if weak and len(rows) < cap and (types is None or CO_MENTIONED in types):
+        rows += graph.ro_query(CO_MENTION_NEIGHBOURS, {"keys": keys, "cap": cap - len(rows)})
+    return rows
+
+
 def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolicy) -> Walk:
     result = Walk(entities=dict.fromkeys(seeds, 0))
     frontier = list(dict.fromkeys(seeds))
@@ -58,10 +73,7 @@ def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolic
         if not frontier:
             break
         cap = policy.fanout * len(frontier)
-        rows = graph.ro_query(
-            NEIGHBOURS,
-            {"keys": frontier, "types": types, "weak": policy.include_weak, "cap": cap + 1},
-        )
+        rows = _neighbours(graph, frontier, types, policy.include_weak, cap + 1)
         if len(rows) > cap:
             result.fanout_cut = True
             rows = rows[:cap]
@@ -84,9 +96,6 @@ def walk(graph: GraphHandle, seeds: list[str], hops: int, policy: TraversalPolic
         frontier = next_frontier[: policy.fanout * 4]
     if frontier and hops > 0:
         # Were there more steps to take? One cheap look past the last hop.
-        rows = graph.ro_query(
-            NEIGHBOURS,
-            {"keys": frontier[:50], "types": types, "weak": policy.include_weak, "cap": 1},
-        )
+        rows = _neighbours(graph, frontier[:50], types, policy.include_weak, 1)
         result.hops_cut = bool(rows)
     return result

@@ -1,11 +1,14 @@
 """Entities, their mentions in chunks, and relations between them, in one scope's graph.
 
     (:Entity {key, name, type, aliases, asserted})-[:MENTIONED_IN {start_byte, end_byte,
-        document_id, count}]->(:Chunk)
+        document_id, count, s_start, s_end, s_char, s_len}]->(:Chunk)
     (:Entity)-[:RELATES {type, weak, citable, quote, chunk_id, document_id, start_byte,
         end_byte, source}]->(:Entity)
 
 A mention or a citable relation is written only after its span was located in the chunk.
+Co-mentions (two entities named in one sentence) are not stored as edges: a mention the
+offline layer links keeps its sentence (`s_start`/`s_end` in document bytes, `s_char`/`s_len`
+in the chunk's characters), and queries/co_mentions.py pairs the mentions of one sentence.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .graph import GraphHandle
+from .queries.co_mentions import LIST_CO_MENTIONS, LIST_CO_MENTIONS_OF
 from .queries.entities import (
     DROP_ORPHAN_ENTITIES,
     FORGET_CHUNK_MENTIONS,
@@ -21,7 +25,6 @@ from .queries.entities import (
     LIST_RELATIONS,
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
-    WRITE_CO_MENTIONS,
     WRITE_ENTITIES,
     WRITE_MENTIONED_ENTITIES,
     WRITE_MENTIONS,
@@ -56,15 +59,9 @@ class EntityRepository:
                 known[4].append(m["name"])
         self._write(WRITE_MENTIONED_ENTITIES, list(entities.values()))
         self._write(WRITE_MENTIONS, [
-            [m["key"], m["chunk_id"], m["start_byte"], m["end_byte"], m["document_id"], m["count"]]
+            [m["key"], m["chunk_id"], m["start_byte"], m["end_byte"], m["document_id"], m["count"],
+             m.get("sentence")]
             for m in rows
-        ])  # fmt: skip
-
-    def write_co_mentions(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_CO_MENTIONS, [
-            [r["a"], r["b"], r["chunk_id"], r["document_id"], r["start_byte"], r["end_byte"],
-             r["quote"]]
-            for r in rows
         ])  # fmt: skip
 
     def write_relations(self, rows: list[dict[str, Any]]) -> None:
@@ -88,7 +85,13 @@ class EntityRepository:
         return self.graph.ro_query(IDENTITIES_BY_NORM, {"norm": norm})
 
     def relations(self, norm: str | None, limit: int) -> list[list[Any]]:
-        return self.graph.ro_query(LIST_RELATIONS, {"norm": norm, "limit": limit})
+        """Relations (of the entities named `norm`, or all), stated ones first, then
+        co-mentions, up to `limit`."""
+        rows = self.graph.ro_query(LIST_RELATIONS, {"norm": norm, "limit": limit})
+        if len(rows) < limit:
+            query = LIST_CO_MENTIONS if norm is None else LIST_CO_MENTIONS_OF
+            rows += self.graph.ro_query(query, {"norm": norm, "limit": limit - len(rows)})
+        return rows
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)

@@ -13,22 +13,14 @@ MERGE (e:Entity {key: r[0]})
   ON MATCH SET e.aliases = e.aliases + [n IN r[4] WHERE NOT n IN e.aliases]
 """
 
-# [key, chunk id, start byte, end byte, document id, count]
+# [key, chunk id, start byte, end byte, document id, count, sentence or null], the sentence
+# [start byte, end byte, start char in the chunk, length in chars] (see store/entities.py)
 WRITE_MENTIONS = """
 UNWIND $rows AS r
 MATCH (e:Entity {key: r[0]})
 MATCH (c:Chunk {id: r[1]})
-CREATE (e)-[:MENTIONED_IN {start_byte: r[2], end_byte: r[3], document_id: r[4], count: r[5]}]->(c)
-"""
-
-# [a, b, chunk id, document id, start byte, end byte, quote]
-WRITE_CO_MENTIONS = """
-UNWIND $rows AS r
-MATCH (a:Entity {key: r[0]}), (b:Entity {key: r[1]})
-CREATE (a)-[:RELATES {
-  type: 'CO_MENTIONED', weak: true, citable: true, quote: r[6], chunk_id: r[2],
-  document_id: r[3], start_byte: r[4], end_byte: r[5], source: 'extracted'
-}]->(b)
+CREATE (e)-[:MENTIONED_IN {start_byte: r[2], end_byte: r[3], document_id: r[4], count: r[5],
+  s_start: r[6][0], s_end: r[6][1], s_char: r[6][2], s_len: r[6][3]}]->(c)
 """
 
 # A typed relation located by grounding: its quote is in the chunk and names both ends.
