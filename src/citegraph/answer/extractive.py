@@ -34,9 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from rapidfuzz.distance import Levenshtein
-
-from ..text.respell import MIN_CHARS, max_edits, question_word_typo
+from ..text.respell import question_word_typo, respell
 from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS, content_words, framing, stem, stems, tokens
 from ..values.evidence import Evidence, VerdictState
@@ -382,12 +380,8 @@ def _states_all(specifics: list[str], present: frozenset[str], said: frozenset[s
         root = stem(plain)
         if len(root) >= 4 and any(w.startswith(root) for w in words):
             continue
-        if len(plain) >= MIN_CHARS and any(
-            abs(len(w) - len(plain)) <= max_edits(plain)
-            and Levenshtein.distance(w, plain, score_cutoff=max_edits(plain)) <= max_edits(plain)
-            for w in words
-        ):
-            continue
+        if respell(plain, words) is not None:
+            continue  # a close spelling, as retrieval reads one (text/respell.py)
         return False
     return True
 
