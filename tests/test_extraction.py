@@ -14,6 +14,8 @@ from citegraph.store.entities import EntityRepository
 
 from conftest import dataset
 
+BOUTIQUE_DOCS = "engineering_docs/google_microservices-demo/docs"
+
 
 def _names(text: str, title: str | None = None) -> set[tuple[str, str]]:
     return {(c.name, c.type) for c in OfflineExtractor().candidates(text, title)}
@@ -204,3 +206,60 @@ def test_a_write_that_fails_on_the_writer_thread_fails_the_extraction(
     [again] = scope.ingest(alice, name="alice.txt")
     assert again.status is IngestStatus.UNCHANGED and not again.warnings
     assert scope.document(result.document.id).extracted
+
+
+def _graph_of(scope: Scope) -> tuple[object, ...]:
+    mentions = sorted(
+        tuple(row) for row in scope.graph.ro_query(
+            "MATCH (e:Entity)-[m:MENTIONED_IN]->(c:Chunk) "
+            "RETURN e.key, m.document_id, m.start_byte, m.end_byte, coalesce(m.s_start, -1)"
+        )
+    )  # fmt: skip
+    relations = sorted(
+        (r.source, r.target, r.type, r.quote or "", r.start_byte or 0) for r in
+        scope.relations(limit=10**7)
+    )  # fmt: skip
+    return tuple(mentions), tuple(relations)
+
+
+def test_extraction_read_while_the_store_writes_stores_what_extraction_after_it_does(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Names and relations are read on a thread while the documents' query runs
+    (extract/prefetch.py); what is stored is the same as extracting after the commit, and a
+    reader that fails leaves the extraction to the usual path."""
+    from citegraph.ingest import derived
+
+    docs = [(p.name, p.read_bytes()) for p in sorted(dataset(BOUTIQUE_DOCS).glob("*.md"))]
+    docs.append(("alice.txt", dataset("alice/pg11_alice_body.txt").read_bytes()))
+    original, seen = run.read_offline, []
+
+    def counting(*args: Any) -> Any:
+        seen.append(args[1].name)
+        return original(*args)
+
+    monkeypatch.setattr(run, "read_offline", counting)
+    read = workspace.scope(f"prefetched{os.getpid()}")
+    results = read.ingest_many(docs, media_type="text/markdown")
+    assert all(r.document.extracted for r in results)
+    assert sorted(seen) == sorted(name for name, _ in docs)  # every one read while written
+    monkeypatch.undo()
+
+    monkeypatch.setattr(derived, "prefetch", lambda extractor: None)
+    after = workspace.scope(f"after_commit{os.getpid()}")
+    after.ingest_many(docs, media_type="text/markdown")
+    monkeypatch.undo()
+
+    def failing(*_: object) -> object:
+        raise RuntimeError("the reader broke (test)")
+
+    monkeypatch.setattr(run, "read_offline", failing)
+    fallback = workspace.scope(f"fallback{os.getpid()}")
+    fallback.ingest_many(docs, media_type="text/markdown")
+
+    expected = _graph_of(after)
+    assert len(expected[0]) > 500 and len(expected[1]) > 50
+    assert _graph_of(read) == expected
+    assert _graph_of(fallback) == expected
+    reports = [r.extraction for r in results]
+    assert sum(r.mentions for r in reports if r) == len(expected[0])

@@ -20,7 +20,7 @@ from .errors import (
     StoreNotSaving,
     StoreUnavailable,
 )
-from .ingest import pipeline
+from .ingest import derived, pipeline
 from .ingest.mapped import read_file
 from .ingest.pdf_guard import PdfLimits
 from .ingest.pipeline import DocumentGroups, Progress
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     # Imported where used: reading documents needs none of the answer, extraction and
     # retrieval code, and a command starts faster without it.
     from .answer.steps import OnStep
+    from .extract.prefetch import Prefetch
     from .retrieve.keywords import TermStats
     from .values.answers import Answer, Turn
     from .values.facts import Facts, Passage, RememberResult
@@ -272,10 +273,12 @@ class Scope(ScopeKnowledge):
         written: dict[str, list[Chunk]] = {}
         repo = self._prepare()
         self._forget_stats()
+        prefetch = derived.prefetch(self.workspace.extractor)
         try:
             results = pipeline.store_many(
-                repo, group, self.workspace.settings.chunk_bytes, progress, written
-            )
+                repo, group, self.workspace.settings.chunk_bytes, progress, written,
+                prefetch.start if prefetch is not None else None,
+            )  # fmt: skip
         except StoreError:
             self._check_saving()  # a full disk, rather than a bare refusal of some write
             raise
@@ -283,7 +286,7 @@ class Scope(ScopeKnowledge):
             [r.document.name for r in results if r.status is not IngestStatus.UNCHANGED]
         )
         try:
-            return self._after_commit(repo, results, written)
+            return self._after_commit(repo, results, written, prefetch)
         except StoreError as exc:
             unfinished = (
                 f"stored, but its entities or embeddings are not ({exc}); ingest it again to "
@@ -299,16 +302,17 @@ class Scope(ScopeKnowledge):
         repo: DocumentRepository,
         results: list[IngestResult],
         written: dict[str, list[Chunk]],
+        prefetch: Prefetch | None = None,
     ) -> list[IngestResult]:
-        """Extract, embed and wait for the indexes of documents just committed."""
-        from .ingest import derived
+        """Extract, embed and wait for the indexes of documents just committed (`prefetch`:
+        the extraction read while the store wrote them)."""
 
         def chunks_of(doc: Document) -> Iterable[Chunk]:
             return written.get(doc.id) or repo.chunks(doc.id)
 
         extractor = self.workspace.extractor
         if extractor is not None:
-            results = derived.extract(results, chunks_of, repo, self._entities, extractor)
+            results = derived.extract(results, chunks_of, repo, self._entities, extractor, prefetch)
         embedder = self.workspace.embedder
         if embedder is not None:
             results = derived.embed(results, chunks_of, repo, self.graph, embedder)

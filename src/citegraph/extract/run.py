@@ -3,7 +3,7 @@ that proposes them, relations), store what holds, and count what was dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,6 +18,7 @@ from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
 from .offline import Extractor
+from .prefetch import Prefetch, Prefetched
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .verbs import any_verb
@@ -130,6 +131,7 @@ def extract_documents(
     entities: EntityRepository,
     spending: Spending | None = None,
     replace_earlier: bool = False,
+    prefetched: Prefetch | None = None,
 ) -> dict[str, ExtractionReport]:
     """Extract from `documents` and store what holds; a report per document extracted.
 
@@ -152,6 +154,10 @@ def extract_documents(
                     writes.wait()
                     docs.unmark_extracted([document.id])
                     entities.forget_extraction([document.id])
+                ready = prefetched.take(document) if prefetched is not None else None
+                if ready is not None:
+                    reports[document.id] = _take(ready, batch, writes, spending)
+                    continue
                 reports[document.id] = _extract_one(
                     extractor, document, chunks_of, batch, writes, spending
                 )
@@ -170,6 +176,31 @@ def extract_documents(
     return reports
 
 
+def read_offline(extractor: Extractor, document: Document, chunks: Sequence[Chunk]) -> Prefetched:
+    """Extract one document into rows, writing nothing (extract/prefetch.py)."""
+    batch, sizes = _Batch(), [len(c.text.encode()) for c in chunks if not c.furniture]
+    report = _extract_one(extractor, document, lambda _: chunks, batch, None, Spending())
+    return Prefetched(report, batch.rows, batch.relations, sizes)
+
+
+def _take(
+    ready: Prefetched, batch: _Batch, writes: BackgroundWrites, spending: Spending
+) -> ExtractionReport:
+    """Queue what was read of one document, in flushes of the usual size: its mentions
+    first, so that each relation is written after the mentions that create its ends."""
+    for mentions, rows in ((True, ready.mentions.mentions), (False, ready.relations)):
+        for start in range(0, len(rows), _FLUSH_ROWS):
+            # A flush gives the batch new lists: the one to fill is looked up each time.
+            into = batch.rows.mentions if mentions else batch.relations
+            into.extend(rows[start : start + _FLUSH_ROWS])
+            if batch.size() >= _FLUSH_ROWS:
+                batch.flush(writes)
+    if spending.on_chunk is not None:
+        for size in ready.chunk_bytes:
+            spending.on_chunk(size)
+    return ready.report
+
+
 def name_of(extractor: Extractor | ProposingExtractor) -> str:
     return str(getattr(extractor, "name", "offline"))
 
@@ -185,9 +216,11 @@ def _extract_one(
     document: Document,
     chunks_of: Callable[[Document], Iterable[Chunk]],
     batch: _Batch,
-    writes: BackgroundWrites,
+    writes: BackgroundWrites | None,
     spending: Spending,
 ) -> ExtractionReport:
+    """Extract one document into `batch`, flushed to `writes` as it fills (with no writes:
+    kept whole, for a document read before it is committed)."""
     report = ExtractionReport()
     structure = _Structure(document)
     previous: str | None = None
@@ -225,7 +258,7 @@ def _extract_one(
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
-        if batch.size() >= _FLUSH_ROWS:
+        if writes is not None and batch.size() >= _FLUSH_ROWS:
             batch.flush(writes)
     ask_window()
     structure.ground(batch, report)

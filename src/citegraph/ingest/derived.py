@@ -16,8 +16,20 @@ from ..values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
     from ..extract.offline import Extractor
+    from ..extract.prefetch import Prefetch
     from ..extract.run import ProposingExtractor
     from ..models.embeddings import Embedder
+
+
+def prefetch(extractor: Extractor | ProposingExtractor | None) -> Prefetch | None:
+    """A reader of the offline extraction while documents are written (extract/prefetch.py);
+    None for no extractor, or one that calls a model (its calls wait for the commit)."""
+    from ..extract.prefetch import Prefetch
+    from ..extract.run import ProposingExtractor, read_offline
+
+    if extractor is None or isinstance(extractor, ProposingExtractor):
+        return None
+    return Prefetch(extractor, read_offline)
 
 
 def extract(
@@ -26,6 +38,7 @@ def extract(
     repo: DocumentRepository,
     entities: EntityRepository,
     extractor: Extractor | ProposingExtractor,
+    prefetched: Prefetch | None = None,
 ) -> list[IngestResult]:
     """Extract from the documents not yet extracted; results with their reports."""
     from ..extract.run import Spending, extract_documents, name_of
@@ -42,7 +55,9 @@ def extract(
     if resumed:
         entities.forget_extraction(resumed)
     spending = Spending(cache=GraphExtractionCache(entities.graph))
-    reports = extract_documents(extractor, pending, chunks_of, repo, entities, spending)
+    reports = extract_documents(
+        extractor, pending, chunks_of, repo, entities, spending, prefetched=prefetched
+    )
     if any(r.status is IngestStatus.REPLACED for r in results):
         entities.drop_orphans()
     by = name_of(extractor)

@@ -171,11 +171,13 @@ def store_many(
     chunk_bytes: int,
     progress: Progress | None = None,
     written: dict[str, list[Chunk]] | None = None,
+    before_write: Callable[[list[tuple[Document, list[Chunk]]]], None] | None = None,
 ) -> list[IngestResult]:
     """Store a group of documents (distinct names) through shared queries, in input order.
 
     When `written` is given, it receives the chunks of small documents (written in one query)
-    by document id, so that later steps need not read them back.
+    by document id, so that later steps need not read them back; `before_write` is given
+    them just before that query (extraction reads them while the store writes).
 
     Unchanged documents are reported and skipped. The rest are staged, and then committed
     together by one query: the whole group becomes visible at once, or none of it does.
@@ -206,7 +208,7 @@ def store_many(
         )
         staged.append((doc, parsed))
     if staged:
-        counts, replaced = _write(repo, staged, chunk_bytes, progress, written)
+        counts, replaced = _write(repo, staged, chunk_bytes, progress, written, before_write)
         for (doc, parsed), count, was_replaced in zip(staged, counts, replaced, strict=True):
             status = IngestStatus.REPLACED if was_replaced else IngestStatus.CREATED
             results[doc.name] = IngestResult(
@@ -221,10 +223,13 @@ def _write(
     chunk_bytes: int,
     progress: Progress | None,
     written: dict[str, list[Chunk]] | None = None,
+    before_write: Callable[[list[tuple[Document, list[Chunk]]]], None] | None = None,
 ) -> tuple[list[int], list[bool]]:
     """Write new versions; their chunk counts, and whether each replaced an older version."""
     if sum(len(parsed.text) for _, parsed in staged) <= _ONE_QUERY_BYTES:
         whole = [(doc, list(_chunks(doc, parsed, chunk_bytes))) for doc, parsed in staged]
+        if before_write is not None:
+            before_write(whole)
         replaced = repo.write_whole(whole)
         if written is not None:
             written.update((doc.id, chunks) for doc, chunks in whole)
