@@ -80,12 +80,13 @@ class _Unit:
         founding member", "the running total"): there they describe the noun after them and
         state no event ("the founding of", "its founding in 1636" still do)."""
         said = [t.casefold() for t in tokens(self.text)]
-        before = {w for a, w, b in zip(said, said[1:], said[2:], strict=False)
-                  if a in _DETERMINERS and b not in STOPWORDS}  # fmt: skip
-        elsewhere = {w for i, w in enumerate(said)
-                     if not (0 < i < len(said) - 1 and said[i - 1] in _DETERMINERS
-                             and said[i + 1] not in STOPWORDS)}  # fmt: skip
-        return frozenset(before - elsewhere)
+        as_modifier: set[str] = set()
+        otherwise: set[str] = set()
+        for i, word in enumerate(said):
+            between = 0 < i < len(said) - 1 and said[i - 1] in _DETERMINERS
+            modifies = between and said[i + 1] not in STOPWORDS
+            (as_modifier if modifies else otherwise).add(word)
+        return frozenset(as_modifier - otherwise)
 
 
 def units(text: str) -> list[tuple[str, str | None]]:

@@ -56,8 +56,13 @@ class Names:
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
 
     @cached_property
-    def lowered(self) -> list[str]:
-        return [n.lower() for n in self.known]
+    def lowered(self) -> list[str] | None:
+        """The names in lower case; None when lowering one changes its length (its offsets
+        would not be the text's)."""
+        lowered = [n.lower() for n in self.known]
+        if any(len(a) != len(b) for a, b in zip(lowered, self.known, strict=True)):
+            return None
+        return lowered
 
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
@@ -72,13 +77,11 @@ class Names:
     def find(self, text: str) -> list[_Name]:
         """Every place a known name is written in `text` (case aside) as a whole word,
         overlapping places included."""
-        lowered = text.lower()
-        if len(lowered) != len(text) or any(
-            len(n) != len(k) for n, k in zip(self.lowered, self.known, strict=True)
-        ):
+        lowered, names = text.lower(), self.lowered
+        if names is None or len(lowered) != len(text):
             return self._find_by_pattern(text)  # lowering moved offsets: the slow way
         found: list[_Name] = []
-        for name in self.lowered:
+        for name in names:
             at = lowered.find(name)
             while at >= 0:
                 end = at + len(name)

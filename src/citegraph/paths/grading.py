@@ -15,12 +15,12 @@ from typing import Any
 
 from ..extract.modality import assess
 from ..store.graph import GraphHandle
+from ..store.queries.co_mentions import CO_MENTIONED
 from ..store.queries.paths import EVIDENCE_CHUNKS
 from ..text.citations import at_span
 from ..values.documents import Citation, TextOrigin
 from ..values.paths import EntityRef, Grade, Hop
 
-CO_MENTIONED = "CO_MENTIONED"
 # Stated relations read per hop, best first: enough to find a citable one among repeats.
 MAX_EVIDENCE_PER_HOP = 4
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..errors import UsageError
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
-from ..store.queries.co_mentions import CO_MENTIONS_AROUND
+from ..store.queries.co_mentions import CO_MENTIONED, CO_MENTIONS_AROUND
 from ..store.queries.paths import EDGES_AROUND
 from ..values.paths import (
     Affected,
@@ -31,7 +31,7 @@ from ..values.paths import (
     WalkPolicy,
 )
 from .binding import Binder, Bound
-from .grading import CO_MENTIONED, Edge, EvidenceReader, ambiguous_hop, grade
+from .grading import Edge, EvidenceReader, ambiguous_hop, grade
 
 MAX_HOPS = MAX_WALK_HOPS
 MAX_ENTITIES = MAX_WALK_ENTITIES

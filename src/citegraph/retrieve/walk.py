@@ -8,11 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..store.graph import GraphHandle
-from ..store.queries.co_mentions import CO_MENTION_NEIGHBOURS
+from ..store.queries.co_mentions import CO_MENTION_NEIGHBOURS, CO_MENTIONED
 from ..store.queries.retrieval import NEIGHBOURS
 from ..values.evidence import TraversalPolicy
-
-CO_MENTIONED = "CO_MENTIONED"
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ class EntityRepository:
         self._write(WRITE_MENTIONED_ENTITIES, list(entities.values()))
         self._write(WRITE_MENTIONS, [
             [m["key"], m["chunk_id"], m["start_byte"], m["end_byte"], m["document_id"], m["count"],
-             m.get("sentence")]
+             m["sentence"]]
             for m in rows
         ])  # fmt: skip
 

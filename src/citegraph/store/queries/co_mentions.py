@@ -9,6 +9,9 @@ stored relations give.
 
 from __future__ import annotations
 
+# The type a co-mention is read as (and stored as, by stores written before).
+CO_MENTIONED = "CO_MENTIONED"
+
 # The sentence of mention `m` in chunk `c`, as the chunk's text holds it.
 _QUOTE = "substring(c.text, m.s_char, m.s_len)"
 _SAME_SENTENCE = "m.s_start = n.s_start AND m.s_char IS NOT NULL AND o <> e"
@@ -52,9 +55,7 @@ WHERE m.s_start = n.s_start AND m.s_char IS NOT NULL AND a.key < b.key
 
 # Those of one name: anchored on its entities, then each pair in its stored direction.
 LIST_CO_MENTIONS_OF = f"""
-MATCH (x:Entity {{norm: $norm}})-[:MENTIONED_IN]->(:Chunk)
-WITH DISTINCT x
-MATCH (x)-[xm:MENTIONED_IN]->(c:Chunk)<-[ym:MENTIONED_IN]-(y:Entity)
+MATCH (x:Entity {{norm: $norm}})-[xm:MENTIONED_IN]->(c:Chunk)<-[ym:MENTIONED_IN]-(y:Entity)
 WHERE xm.s_start = ym.s_start AND xm.s_char IS NOT NULL AND y <> x
 WITH c, CASE WHEN x.key < y.key THEN x ELSE y END AS a, CASE WHEN x.key < y.key THEN y ELSE x END
   AS b, xm AS m
