@@ -226,8 +226,10 @@ def test_extraction_read_while_the_store_writes_stores_what_extraction_after_it_
     workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Names and relations are read on a thread while the documents' query runs
-    (extract/prefetch.py); what is stored is the same as extracting after the commit, and a
-    reader that fails leaves the extraction to the usual path."""
+    (extract/prefetch.py), and written as they are handed over; what is stored is the same as
+    extracting after the commit, a reader that fails leaves the extraction to the usual path,
+    and one that fails midway through a document (its first rows already written) has that
+    document's rows forgotten and read again."""
     from citegraph.ingest import derived
 
     docs = [(p.name, p.read_bytes()) for p in sorted(dataset(BOUTIQUE_DOCS).glob("*.md"))]
@@ -256,10 +258,40 @@ def test_extraction_read_while_the_store_writes_stores_what_extraction_after_it_
     monkeypatch.setattr(run, "read_offline", failing)
     fallback = workspace.scope(f"fallback{os.getpid()}")
     fallback.ingest_many(docs, media_type="text/markdown")
+    monkeypatch.undo()
+
+    handed: list[int] = []
+
+    def breaking_midway(extractor: Any, document: Any, chunks: Any, hand_over: Any) -> Any:
+        def breaking(rows: Any) -> None:
+            if document.name == "alice.txt":
+                if len(handed) == 40:
+                    raise RuntimeError("the reader broke midway (test)")
+                handed.append(len(rows.mentions))
+            hand_over(rows)
+
+        return original(extractor, document, chunks, breaking)
+
+    forgotten: list[list[str]] = []
+    forget = EntityRepository.forget_extraction
+
+    def forgetting(self: EntityRepository, doc_ids: list[str]) -> None:
+        forgotten.append(doc_ids)
+        forget(self, doc_ids)
+
+    monkeypatch.setattr(run, "read_offline", breaking_midway)
+    monkeypatch.setattr(EntityRepository, "forget_extraction", forgetting)
+    midway = workspace.scope(f"midway{os.getpid()}")
+    midway_results = midway.ingest_many(docs, media_type="text/markdown")
+    assert all(r.document.extracted for r in midway_results)
+    alice_id = next(r.document.id for r in midway_results if r.document.name == "alice.txt")
+    assert forgotten == [[alice_id]]
+    assert len(handed) == 40 and sum(handed) > 100  # Alice was partly handed over, then broke
 
     expected = _graph_of(after)
     assert len(expected[0]) > 500 and len(expected[1]) > 50
     assert _graph_of(read) == expected
     assert _graph_of(fallback) == expected
+    assert _graph_of(midway) == expected
     reports = [r.extraction for r in results]
     assert sum(r.mentions for r in reports if r) == len(expected[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..models.chat import ChatReply
 from ..store.documents import DocumentRepository
@@ -18,7 +18,7 @@ from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
 from .offline import Extractor
-from .prefetch import Prefetch, Prefetched
+from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .verbs import any_verb
@@ -28,6 +28,9 @@ from .writes import BackgroundWrites, Rows
 # document is extracted in bounded memory, and so that the store writes one flush while the
 # next is read (writes.py).
 _FLUSH_ROWS = 1_000
+# Rows read ahead (prefetch.py) are handed to an idle writer once there are this many, rather
+# than held until a full flush: the store writes them while the rest are read.
+_EAGER_ROWS = 100
 
 
 @runtime_checkable
@@ -118,9 +121,24 @@ class _Batch:
     def size(self) -> int:
         return len(self.rows.mentions) + len(self.relations)
 
-    def flush(self, writes: BackgroundWrites) -> None:
-        writes.put(Rows(self.rows.mentions, self.relations))
-        self.rows, self.relations = MentionRows(), []
+    def flush(self, writes: RowSink) -> None:
+        if self.size():
+            writes.put(Rows(self.rows.mentions, self.relations))
+            self.rows, self.relations = MentionRows(), []
+
+
+class RowSink(Protocol):
+    def put(self, rows: Rows) -> None: ...
+
+
+@dataclass
+class _HandOver:
+    """Rows of a document read ahead, handed over as each chunk is read (prefetch.py)."""
+
+    hand_over: Callable[[Rows], None]
+
+    def put(self, rows: Rows) -> None:
+        self.hand_over(rows)
 
 
 def extract_documents(
@@ -154,10 +172,15 @@ def extract_documents(
                     writes.wait()
                     docs.unmark_extracted([document.id])
                     entities.forget_extraction([document.id])
-                ready = prefetched.take(document) if prefetched is not None else None
-                if ready is not None:
-                    reports[document.id] = _take(ready, batch, writes, spending)
-                    continue
+                reading = prefetched.take(document) if prefetched is not None else None
+                if reading is not None:
+                    try:
+                        reports[document.id] = _take(reading, batch, writes, spending)
+                        continue
+                    except ReadFailed:  # what it handed over is forgotten, and read again
+                        batch.flush(writes)
+                        writes.wait()
+                        entities.forget_extraction([document.id])
                 reports[document.id] = _extract_one(
                     extractor, document, chunks_of, batch, writes, spending
                 )
@@ -176,29 +199,39 @@ def extract_documents(
     return reports
 
 
-def read_offline(extractor: Extractor, document: Document, chunks: Sequence[Chunk]) -> Prefetched:
-    """Extract one document into rows, writing nothing (extract/prefetch.py)."""
+def read_offline(
+    extractor: Extractor,
+    document: Document,
+    chunks: Sequence[Chunk],
+    hand_over: Callable[[Rows], None],
+) -> Read:
+    """Extract one document, handing its rows over chunk by chunk and writing nothing
+    (extract/prefetch.py)."""
     batch, sizes = _Batch(), [len(c.text.encode()) for c in chunks if not c.furniture]
-    report = _extract_one(extractor, document, lambda _: chunks, batch, None, Spending())
-    return Prefetched(report, batch.rows, batch.relations, sizes)
+    sink = _HandOver(hand_over)
+    report = _extract_one(extractor, document, lambda _: chunks, batch, sink, Spending(), 1)
+    batch.flush(sink)
+    return Read(report, sizes)
 
 
 def _take(
-    ready: Prefetched, batch: _Batch, writes: BackgroundWrites, spending: Spending
+    reading: Reading, batch: _Batch, writes: BackgroundWrites, spending: Spending
 ) -> ExtractionReport:
-    """Queue what was read of one document, in flushes of the usual size: its mentions
-    first, so that each relation is written after the mentions that create its ends."""
-    for mentions, rows in ((True, ready.mentions.mentions), (False, ready.relations)):
-        for start in range(0, len(rows), _FLUSH_ROWS):
-            # A flush gives the batch new lists: the one to fill is looked up each time.
-            into = batch.rows.mentions if mentions else batch.relations
-            into.extend(rows[start : start + _FLUSH_ROWS])
-            if batch.size() >= _FLUSH_ROWS:
-                batch.flush(writes)
+    """Queue what is read of one document as it comes: a full flush whenever there is one,
+    and what there is whenever the writer is idle. Parts come in reading order, so each
+    relation is written with or after the mentions that create its ends."""
+    for part in reading.parts():
+        batch.rows.mentions.extend(part.mentions)
+        batch.relations.extend(part.relations)
+        size = batch.size()
+        if size >= _FLUSH_ROWS or (size >= _EAGER_ROWS and writes.idle()):
+            batch.flush(writes)
+    end = reading.end
+    assert end is not None  # parts() ended without an error
     if spending.on_chunk is not None:
-        for size in ready.chunk_bytes:
+        for size in end.chunk_bytes:
             spending.on_chunk(size)
-    return ready.report
+    return end.report
 
 
 def name_of(extractor: Extractor | ProposingExtractor) -> str:
@@ -216,22 +249,25 @@ def _extract_one(
     document: Document,
     chunks_of: Callable[[Document], Iterable[Chunk]],
     batch: _Batch,
-    writes: BackgroundWrites | None,
+    writes: RowSink,
     spending: Spending,
+    flush_rows: int = _FLUSH_ROWS,
 ) -> ExtractionReport:
-    """Extract one document into `batch`, flushed to `writes` as it fills (with no writes:
-    kept whole, for a document read before it is committed)."""
+    """Extract one document into `batch`, flushed to `writes` whenever it holds
+    `flush_rows` rows."""
     report = ExtractionReport()
     structure = _Structure(document)
     previous: str | None = None
     per_call = chunks_per_call(extractor)
     window: list[Chunk] = []
+    proposing = isinstance(extractor, ProposingExtractor)  # a Protocol check: not per chunk
 
     def ask_window() -> None:
         """One model call for the chunks gathered, grounded chunk by chunk."""
         nonlocal previous
-        if not window or not isinstance(extractor, ProposingExtractor):
+        if not window or not proposing:
             return
+        assert isinstance(extractor, ProposingExtractor)
         text = "".join(c.text for c in window)
         proposal = _propose(extractor, text, document.title, spending, report)
         report.calls += proposal.calls
@@ -245,20 +281,21 @@ def _extract_one(
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
-        if isinstance(extractor, ProposingExtractor):
+        if proposing:
             window.append(chunk)
             if len(window) == per_call:
                 ask_window()
             names: dict[str, str] = {}
         else:
-            names = add_chunk_rows(extractor, document, chunk, document.title, batch.rows)
+            offline = cast(Extractor, extractor)
+            names = add_chunk_rows(offline, document, chunk, document.title, batch.rows)
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
             _prose_relations(document, chunk, names, mentioned, batch, report)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
-        if writes is not None and batch.size() >= _FLUSH_ROWS:
+        if batch.size() >= flush_rows:
             batch.flush(writes)
     ask_window()
     structure.ground(batch, report)

@@ -58,6 +58,10 @@ class BackgroundWrites:
         if rows.mentions or rows.relations:
             self._queue.put(rows)
 
+    def idle(self) -> bool:
+        """Whether every flush queued so far is written."""
+        return self._queue.unfinished_tasks == 0
+
     def wait(self) -> None:
         """Return once every queued flush is written; raise the first write's error."""
         self._queue.join()
