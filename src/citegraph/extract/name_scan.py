@@ -54,9 +54,10 @@ def _word_start(text: str, index: int) -> int:
     return index
 
 
-def words_worth_a_look(text: str) -> list[re.Match[str]]:
-    """The words of `text` that hold a capital letter, an underscore, a dot before a
-    lowercase letter, or end in a software suffix, in order; every other word is skipped."""
+def words_worth_a_look(text: str) -> list[tuple[int, int, str]]:
+    """The words of `text` (start, end, word) that hold a capital letter, an underscore, a
+    dot before a lowercase letter, or end in a software suffix, in order; every other word
+    is skipped."""
     found: dict[int, re.Match[str]] = {}
     for pattern in (_CAPITAL, _SUFFIX, _MARK):
         end = 0
@@ -67,4 +68,4 @@ def words_worth_a_look(text: str) -> list[re.Match[str]]:
             if word is not None:
                 found.setdefault(word.start(), word)
                 end = word.end()
-    return [found[start] for start in sorted(found)]
+    return [(start, (m := found[start]).end(), m.group()) for start in sorted(found)]

@@ -75,9 +75,25 @@ def _kind(word: str) -> str | None:
     return None
 
 
-def _opens_sentence(text: str, match: re.Match[str]) -> bool:
-    before = text[max(0, match.start() - 8) : match.start()].rstrip(" \t\n\r\"'“‘(")
-    return not before or before[-1] in ".!?…:"
+# A capitalised word opens a sentence when what is before it (within 8 characters, these
+# set aside) is nothing or a sentence's end.
+_BEFORE_A_SENTENCE = " \t\n\r\"'“‘("
+_SENTENCE_ENDS = ".!?…:"
+# What `_kind` says of each word met: words repeat, and this runs for every word worth a look.
+_KINDS: dict[str, str | None] = {}
+_MAX_KINDS = 200_000
+
+Word = tuple[int, int, str]  # start, end, the word
+
+
+def _kind_of(word: str) -> str | None:
+    try:
+        return _KINDS[word]
+    except KeyError:
+        kind = _kind(word)
+        if len(_KINDS) < _MAX_KINDS:
+            _KINDS[word] = kind
+        return kind
 
 
 class OfflineExtractor:
@@ -96,33 +112,35 @@ class OfflineExtractor:
             else:
                 seen[1] += 1
 
-        run: list[re.Match[str]] = []
+        words: list[tuple[int, int, str, str | None, bool]] = []
+        # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
+        mid_sentence: set[str] = set()
+        for start, end, word in words_worth_a_look(text):
+            opens = False
+            if word[0].isupper():
+                before = text[max(0, start - 8) : start].rstrip(_BEFORE_A_SENTENCE)
+                opens = not before or before[-1] in _SENTENCE_ENDS
+                if not opens:
+                    mid_sentence.add(word)
+            words.append((start, end, word, _kind_of(word), opens))
+
+        run: list[Word] = []
         run_starts_sentence = False
         previous_end = -1
-        words = [
-            (m, _kind(m.group()), m.group()[:1].isupper() and _opens_sentence(text, m))
-            for m in words_worth_a_look(text)
-        ]
-        # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
-        mid_sentence = {m.group() for m, _, opens in words if not opens and m.group()[:1].isupper()}
 
         def flush() -> None:
-            if len(run) == 1 and run_starts_sentence and run[0].group() not in mid_sentence:
+            if len(run) == 1 and run_starts_sentence and run[0][2] not in mid_sentence:
                 return
             _flush(text, run, add)
 
-        for match, kind, opens in words:
+        for start, end, word, kind, opens in words:
             if kind == "capitalised":
                 joined = (
                     previous_end >= 0
                     and (
-                        _GAP.fullmatch(text, previous_end, match.start()) is not None
+                        _GAP.fullmatch(text, previous_end, start) is not None
                         # an initial: "Charles W. Eliot"
-                        or (
-                            bool(run)
-                            and len(run[-1].group()) == 1
-                            and text[previous_end : match.start()] == ". "
-                        )
+                        or (bool(run) and len(run[-1][2]) == 1 and text[previous_end:start] == ". ")
                     )
                 )
                 if run and not joined:
@@ -130,14 +148,16 @@ class OfflineExtractor:
                     run = []
                 if not run:
                     run_starts_sentence = opens
-                run.append(match)
+                run.append((start, end, word))
             else:
-                flush()
-                run = []
+                if run:
+                    flush()
+                    run = []
                 if kind is not None:
-                    add(match.group(), kind, match.start())
-            previous_end = match.end()
-        flush()
+                    add(word, kind, start)
+            previous_end = end
+        if run:
+            flush()
         for match in _BACKTICKED.finditer(text):
             add(match.group(1), "identifier", match.start(1))
         named = [Candidate(n, k, start, count) for (n, k), (start, count) in found.items()]
@@ -147,13 +167,14 @@ class OfflineExtractor:
         return named
 
 
-def _flush(text: str, run: list[re.Match[str]], add: Callable[[str, str, int], None]) -> None:
+def _flush(text: str, run: list[Word], add: Callable[[str, str, int], None]) -> None:
     """A run of capitalised words (joined by spaces and connectors) as one name: without
     leading stopwords, and not longer than a name gets."""
-    while run and run[0].group().lower() in STOPWORDS:
-        run.pop(0)
-    if not run:
+    first = 0
+    while first < len(run) and run[first][2].lower() in STOPWORDS:
+        first += 1
+    if first == len(run):
         return
-    name = text[run[0].start() : run[-1].end()]
+    name = text[run[first][0] : run[-1][1]]
     if name.count(" ") < _MAX_NAME_WORDS:
-        add(name, "name", run[0].start())
+        add(name, "name", run[first][0])

@@ -180,9 +180,11 @@ def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -
         found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
 
 
-def sentence_relations(text: str, known: Names) -> list[RelationProposal]:
+def sentence_relations(text: str, known: Names, checked: bool = False) -> list[RelationProposal]:
+    """Relations stated in the sentences of `text` (`checked`: the caller found that
+    `any_verb(text)`)."""
     found: list[RelationProposal] = []
-    if not any_verb(text):
+    if not checked and not any_verb(text):
         return found
     for start, end in sentence_spans(text):
         sentence = text[start:end]

@@ -311,10 +311,14 @@ def _prose_relations(
     report: ExtractionReport,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, grounded like any other."""
-    if "|" not in chunk.text and not any_verb(chunk.text):
+    verb, table = any_verb(chunk.text), "|" in chunk.text
+    if not verb and not table:
         return  # most chunks: no verb of the table, no table
     known = Names(names)
-    proposed = [*sentence_relations(chunk.text, known), *table_relations(chunk.text, known)]
+    proposed = [
+        *(sentence_relations(chunk.text, known, checked=True) if verb else ()),
+        *(table_relations(chunk.text, known) if table else ()),
+    ]
     if proposed:
         proposal = Proposal(relations=tuple(proposed))
         ground(proposal, document, chunk, (), batch.rows, batch.relations, report, names, mentioned)
@@ -328,8 +332,8 @@ class _Structure:
         self.document = document
         self.chunks: list[Chunk] | None = []
         self.size = 0
-        self.types: dict[str, str] = {}
-        self.mentioned: set[tuple[str, str]] = set()
+        # Each chunk's names and mention rows, read only if the document states structure.
+        self.read: list[tuple[dict[str, str], list[dict[str, object]]]] = []
 
     def add(self, chunk: Chunk, names: dict[str, str], rows: list[dict[str, object]]) -> None:
         """Keep `chunk`; `rows`: the mention rows written since it was read (each says its
@@ -339,11 +343,10 @@ class _Structure:
         self.size += len(chunk.text)
         if self.size > MAX_CONFIG_CHARS:
             self.chunks = None  # too big to be configuration: not read for structure
+            self.read = []
             return
         self.chunks.append(chunk)
-        self.mentioned.update((str(m["key"]), str(m["chunk_id"])) for m in rows)
-        for name, kind in names.items():
-            self.types.setdefault(normalise_name(name), kind)
+        self.read.append((names, rows))
 
     def ground(self, batch: _Batch, report: ExtractionReport) -> None:
         if not self.chunks:
@@ -359,10 +362,16 @@ class _Structure:
             found = diagram_relations(text.text)
         if not found:
             return
+        types: dict[str, str] = {}
+        mentioned: set[tuple[str, str]] = set()
+        for names, rows in self.read:
+            mentioned.update((str(m["key"]), str(m["chunk_id"])) for m in rows)
+            for name, kind in names.items():
+                types.setdefault(normalise_name(name), kind)
 
         def type_of(name: str) -> str:
-            return self.types.get(normalise_name(name)) or shape_type(name)
+            return types.get(normalise_name(name)) or shape_type(name)
 
         ground_structural(
-            found, self.document, text, type_of, batch.rows, batch.relations, report, self.mentioned
+            found, self.document, text, type_of, batch.rows, batch.relations, report, mentioned
         )

@@ -71,24 +71,35 @@ def _compile(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + pattern + r"(?![\w-])", re.I)
 
 
-# Longest phrases first, so that "sends requests to" wins over "sends … to".
+_AUXILIARIES = frozenset({"is", "are", "to", "from", "in", "into", "on", "by", "of", "…"})
+
+
+def _key_word(phrase: str) -> str:
+    return next(w for w in phrase.lower().split() if w not in _AUXILIARIES)
+
+
+# Longest phrases first, so that "sends requests to" wins over "sends … to"; each with its
+# key word, which the text must hold for the phrase to match.
 _COMPILED = tuple(
-    (_compile(v.phrase), v) for v in sorted(VERBS, key=lambda v: -len(v.phrase.split()))
+    (_compile(v.phrase), v, _key_word(v.phrase))
+    for v in sorted(VERBS, key=lambda v: -len(v.phrase.split()))
 )
 
 
-_AUXILIARIES = frozenset({"is", "are", "to", "from", "in", "into", "on", "by", "of", "…"})
 # A phrase matches only where its first content word is written: a set lookup over a text's
 # words rules most texts out before any phrase pattern runs.
-_KEY_WORDS = frozenset(
-    next(w for w in v.phrase.lower().split() if w not in _AUXILIARIES) for v in VERBS
-)
+_KEY_WORDS = frozenset(_key_word(v.phrase) for v in VERBS)
 _WORDS = re.compile(r"[a-z]+")
 
 
 def any_verb(text: str) -> bool:
     """Whether `text` may hold a verb phrase of the table (a cheap test, to skip the rest)."""
     return not _KEY_WORDS.isdisjoint(_WORDS.findall(text.lower()))
+
+
+def _key_words(text: str) -> frozenset[str]:
+    """The table's key words written in `text` (in lower case, as whole words of letters)."""
+    return _KEY_WORDS.intersection(_WORDS.findall(text.lower()))
 
 
 @dataclass(frozen=True)
@@ -103,9 +114,12 @@ def stated_relation(between: str) -> Stated | None:
     """The relation the words `between` two names state, if any: the first verb phrase,
     longest first among those starting at the same place."""
     best: Stated | None = None
-    if not any_verb(between):
+    present = _key_words(between)
+    if not present:
         return None  # most gaps between two names: no phrase of the table can start there
-    for pattern, verb in _COMPILED:
+    for pattern, verb, key in _COMPILED:
+        if key not in present:
+            continue  # its key word is not written here
         match = pattern.search(between)
         if match is None:
             continue

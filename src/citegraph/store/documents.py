@@ -48,6 +48,7 @@ def _doc(row: list[Any]) -> Document:
 
 
 def _doc_row(doc: Document) -> dict[str, Any]:
+    """A document's stored fields; in this order, the first of WRITE_WHOLE's document row."""
     origin = doc.origin
     return {
         "id": doc.id, "name": doc.name, "media_type": doc.media_type, "sha256": doc.sha256,
@@ -60,12 +61,12 @@ def _doc_row(doc: Document) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _chunk_row(c: Chunk) -> dict[str, Any]:
-    return {
-        "id": c.id, "ordinal": c.ordinal, "start_byte": c.start_byte, "end_byte": c.end_byte,
-        "text": c.text, "page": c.page, "end_page": c.end_page,
-        "furniture": True if c.furniture else None,  # absent on ordinary chunks
-    }  # fmt: skip
+def _chunk_row(c: Chunk) -> list[Any]:
+    """A chunk as queries/documents.py's chunk rows list it."""
+    return [
+        c.id, c.ordinal, c.start_byte, c.end_byte, c.text, c.page, c.end_page,
+        True if c.furniture else None,  # absent on ordinary chunks
+    ]  # fmt: skip
 
 
 def _chunk(row: list[Any]) -> Chunk:
@@ -142,15 +143,13 @@ class DocumentRepository:
 
     def add_chunks(self, chunks: list[tuple[str, Chunk]]) -> None:
         """Add chunks, each to the staging document of its key."""
-        rows = [{"key": key, **_chunk_row(c)} for key, c in chunks]
+        rows = [[key, _chunk_row(c)] for key, c in chunks]
         self.graph.query(ADD_CHUNKS, {"rows": rows})
 
     def write_whole(self, docs: list[tuple[Document, list[Chunk]]]) -> list[bool]:
         """Write documents with all their chunks in one atomic query (for small groups); for
         each, whether it replaced an older version."""
-        rows = [
-            {**_doc_row(doc), "chunks": [_chunk_row(c) for c in chunks]} for doc, chunks in docs
-        ]
+        rows = [[*_doc_row(doc).values(), [_chunk_row(c) for c in chunks]] for doc, chunks in docs]
         written = {row[0]: bool(row[1]) for row in self.graph.query(WRITE_WHOLE, {"docs": rows})}
         return [written[doc.name] for doc, _ in docs]
 

@@ -26,7 +26,6 @@ from .queries.entities import (
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
     WRITE_ENTITIES,
-    WRITE_MENTIONED_ENTITIES,
     WRITE_MENTIONS,
     WRITE_RELATIONS,
 )
@@ -49,20 +48,26 @@ class EntityRepository:
 
     def write_mentions(self, rows: list[dict[str, Any]]) -> None:
         """Mentions located by extraction (extract/mentions.py `mention_row`), creating the
-        entities they name."""
-        entities: dict[str, list[Any]] = {}
-        for m in rows:
-            known = entities.get(m["key"])
-            if known is None:
-                entities[m["key"]] = [m["key"], m["name"], m["type"], m["norm"], [m["name"]]]
-            elif m["name"] not in known[4]:
-                known[4].append(m["name"])
-        self._write(WRITE_MENTIONED_ENTITIES, list(entities.values()))
-        self._write(WRITE_MENTIONS, [
-            [m["key"], m["chunk_id"], m["start_byte"], m["end_byte"], m["document_id"], m["count"],
-             m["sentence"]]
-            for m in rows
-        ])  # fmt: skip
+        entities they name: one query for every `_BATCH` rows."""
+        for start in range(0, len(rows), _BATCH):
+            entities: dict[str, list[Any]] = {}
+            chunks: dict[str, list[Any]] = {}
+            for m in rows[start : start + _BATCH]:
+                known = entities.get(m["key"])
+                if known is None:
+                    entities[m["key"]] = [m["key"], m["name"], m["type"], m["norm"], [m["name"]]]
+                elif m["name"] not in known[4]:
+                    known[4].append(m["name"])
+                group = chunks.get(m["chunk_id"])
+                if group is None:
+                    group = chunks[m["chunk_id"]] = [m["chunk_id"], m["document_id"], []]
+                group[2].append(
+                    [m["key"], m["start_byte"], m["end_byte"], m["count"], m["sentence"]]
+                )
+            self.graph.query(
+                WRITE_MENTIONS,
+                {"entities": list(entities.values()), "chunks": list(chunks.values())},
+            )
 
     def write_relations(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_RELATIONS, [[r[k] for k in _RELATION_FIELDS] for r in rows])

@@ -40,13 +40,15 @@ CREATE (:IngestLease {
 })
 """
 
+# Chunk rows are lists (their encoding is then one JSON call): [id, ordinal, start byte,
+# end byte, text, page, end page, furniture], each after its staging key here.
 ADD_CHUNKS = """
-UNWIND $rows AS r
-MATCH (:IngestLease {staging_key: r.key})-[:STAGES]->(s:StagingDocument)
+UNWIND $rows AS k
+WITH k[0] AS key, k[1] AS r
+MATCH (:IngestLease {staging_key: key})-[:STAGES]->(s:StagingDocument)
 CREATE (c:Chunk {
-  id: r.id, document_id: s.id, ordinal: r.ordinal, start_byte: r.start_byte,
-  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page,
-  furniture: r.furniture
+  id: r[0], document_id: s.id, ordinal: r[1], start_byte: r[2], end_byte: r[3], text: r[4],
+  page: r[5], end_page: r[6], furniture: r[7]
 })-[:PART_OF]->(s)
 """
 
@@ -72,30 +74,30 @@ RETURN item.key, size(olds)
 """
 
 # Documents small enough to go in one query skip staging: one query is already atomic.
+# A document row is a list: [id, name, media type, sha256, size in bytes, ingested at,
+# origin kind, origin source, origin method, page starts, title, chunk rows (as ADD_CHUNKS)].
 WRITE_WHOLE = """
 UNWIND $docs AS d
-OPTIONAL MATCH (old:Document {name: d.name})
+OPTIONAL MATCH (old:Document {name: d[1]})
 OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH d, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
-OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
+OPTIONAL MATCH ()-[rel:RELATES {document_id: d[0]}]->()
 WITH d, olds, old_chunks, collect(rel) AS old_relations
 FOREACH (r IN old_relations | DELETE r)
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 CREATE (doc:Document {
-  id: d.id, name: d.name, media_type: d.media_type, sha256: d.sha256,
-  size_bytes: d.size_bytes, chunk_count: size(d.chunks), ingested_at: d.ingested_at,
-  origin_kind: d.origin_kind, origin_source: d.origin_source, origin_method: d.origin_method,
-  page_starts: d.page_starts, title: d.title, extracted: false
+  id: d[0], name: d[1], media_type: d[2], sha256: d[3], size_bytes: d[4],
+  chunk_count: size(d[11]), ingested_at: d[5], origin_kind: d[6], origin_source: d[7],
+  origin_method: d[8], page_starts: d[9], title: d[10], extracted: false
 })
 WITH d, doc, size(olds) AS replaced
-UNWIND d.chunks AS r
+UNWIND d[11] AS r
 CREATE (c:Chunk {
-  id: r.id, document_id: doc.id, ordinal: r.ordinal, start_byte: r.start_byte,
-  end_byte: r.end_byte, text: r.text, page: r.page, end_page: r.end_page,
-  furniture: r.furniture
+  id: r[0], document_id: doc.id, ordinal: r[1], start_byte: r[2], end_byte: r[3], text: r[4],
+  page: r[5], end_page: r[6], furniture: r[7]
 })-[:PART_OF]->(doc)
-RETURN d.name, replaced, count(c)
+RETURN d[1], replaced, count(c)
 """
 
 # Mentions go with their chunks; relations found in the document go with it.

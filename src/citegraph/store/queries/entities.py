@@ -6,21 +6,26 @@ from __future__ import annotations
 # Extraction's rows are lists, not maps: a flush holds thousands, and lists are what the
 # store and the parameter encoder read fastest (store/params.py). The entities of a flush
 # come first, once each: [key, name, type, norm, [names written]].
-WRITE_MENTIONED_ENTITIES = """
-UNWIND $rows AS r
-MERGE (e:Entity {key: r[0]})
-  ON CREATE SET e.name = r[1], e.type = r[2], e.norm = r[3], e.aliases = r[4], e.asserted = false
-  ON MATCH SET e.aliases = e.aliases + [n IN r[4] WHERE NOT n IN e.aliases]
-"""
-
-# [key, chunk id, start byte, end byte, document id, count, sentence or null], the sentence
-# [start byte, end byte, start char in the chunk, length in chars] (see store/entities.py)
+# One flush of extraction in one query: the entities it names ([key, name, type, norm,
+# names]; created where missing, their new names added where not), then its mentions grouped
+# by chunk ([chunk id, document id, [[key, start byte, end byte, count, sentence or null]]],
+# the sentence [start byte, end byte, start char in the chunk, length in chars], see
+# store/entities.py). A lookup and a conditional create cost the store less than MERGE; the
+# graph takes one write at a time, so no other writer can create the same key in between.
 WRITE_MENTIONS = """
-UNWIND $rows AS r
-MATCH (e:Entity {key: r[0]})
-MATCH (c:Chunk {id: r[1]})
-CREATE (e)-[:MENTIONED_IN {start_byte: r[2], end_byte: r[3], document_id: r[4], count: r[5],
-  s_start: r[6][0], s_end: r[6][1], s_char: r[6][2], s_len: r[6][3]}]->(c)
+UNWIND $entities AS r
+OPTIONAL MATCH (old:Entity {key: r[0]})
+FOREACH (_ IN CASE WHEN old IS NULL THEN [1] ELSE [] END |
+  CREATE (:Entity {key: r[0], name: r[1], type: r[2], norm: r[3], aliases: r[4], asserted: false}))
+FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END |
+  SET old.aliases = old.aliases + [n IN r[4] WHERE NOT n IN old.aliases])
+WITH count(*) AS entities
+UNWIND $chunks AS g
+MATCH (c:Chunk {id: g[0]})
+UNWIND g[2] AS m
+MATCH (e:Entity {key: m[0]})
+CREATE (e)-[:MENTIONED_IN {start_byte: m[1], end_byte: m[2], document_id: g[1], count: m[3],
+  s_start: m[4][0], s_end: m[4][1], s_char: m[4][2], s_len: m[4][3]}]->(c)
 """
 
 # A typed relation located by grounding: its quote is in the chunk and names both ends.
