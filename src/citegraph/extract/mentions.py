@@ -66,11 +66,19 @@ def _read_at(candidate: Candidate, folded: FoldedText) -> QuoteMatch | None:
 
 
 def mention_row(
-    key: str, name: str, kind: str, chunk: Chunk, document: Document, match: QuoteMatch
+    key: str,
+    name: str,
+    kind: str,
+    chunk: Chunk,
+    document: Document,
+    match: QuoteMatch,
+    norm: str | None = None,
 ) -> dict[str, object]:
-    """The stored row of a name located at `match` in `chunk` (document offsets)."""
+    """The stored row of a name located at `match` in `chunk` (document offsets); `norm`:
+    the name normalised, where the caller has it."""
     return {
-        "key": key, "name": name, "type": kind, "norm": normalise_name(name),
+        "key": key, "name": name, "type": kind,
+        "norm": normalise_name(name) if norm is None else norm,
         "chunk_id": chunk.id, "document_id": document.id,
         "start_byte": chunk.start_byte + match.start_byte,
         "end_byte": chunk.start_byte + match.end_byte,
@@ -97,9 +105,10 @@ def add_chunk_rows(
         match = _read_at(candidate, folded) or locate_name(candidate.name, folded)
         if match is None:
             continue  # not in the chunk as written: never stored as if it were
-        key = entity_key(candidate.name, candidate.type)
+        norm = normalise_name(candidate.name)
+        key = f"{candidate.type}:{norm}"  # entity_key, with the name normalised once
         names.setdefault(candidate.name, candidate.type)
-        row = mention_row(key, candidate.name, candidate.type, chunk, document, match)
+        row = mention_row(key, candidate.name, candidate.type, chunk, document, match, norm)
         located.append((key, match, row))
         rows.mentions.append(row)
     if len(located) > 1:

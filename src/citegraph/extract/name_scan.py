@@ -62,9 +62,13 @@ def words_worth_a_look(text: str) -> list[tuple[int, int, str]]:
     for pattern in (_CAPITAL, _SUFFIX, _MARK):
         end = 0
         for match in pattern.finditer(text):
-            if match.start() < end:
+            at = match.start()
+            if at < end:
                 continue  # in the word just found (long runs are walked once, not per mark)
-            word = WORD.match(text, _word_start(text, match.start()))
+            inside = at > 0 and (text[at - 1].isalnum() or text[at - 1] in _JOINERS)
+            if inside or not text[at].isalnum():  # most often a capital after a space: no walk
+                at = _word_start(text, at)
+            word = WORD.match(text, at)
             if word is not None:
                 found.setdefault(word.start(), word)
                 end = word.end()
