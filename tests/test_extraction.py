@@ -222,6 +222,51 @@ def _graph_of(scope: Scope) -> tuple[object, ...]:
     return tuple(mentions), tuple(relations)
 
 
+def test_a_large_group_is_read_as_its_batches_are_written_within_a_bound(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group too large for one query is written in batches; its documents are read batch
+    by batch while they are written (not read back from the store after the commit), and
+    what is stored is the same as extracting after the commit, also when the rows read ahead
+    pass the bound on what may be held before the commit (the rest then waits for it)."""
+    from citegraph.extract import prefetch
+    from citegraph.ingest import derived, pipeline
+    from citegraph.store.documents import DocumentRepository
+
+    docs = [(p.name, p.read_bytes()) for p in sorted(dataset(BOUTIQUE_DOCS).glob("*.md"))]
+    docs.append(("alice.txt", dataset("alice/pg11_alice_body.txt").read_bytes()))
+    monkeypatch.setattr(pipeline, "_ONE_QUERY_BYTES", 64 * 1024)  # this group: in batches
+    monkeypatch.setattr(pipeline, "_BATCH_BYTES", 32 * 1024)
+    read_back: list[str] = []
+    chunks = DocumentRepository.chunks
+
+    def reading_back(self: DocumentRepository, doc_id: str) -> Any:
+        read_back.append(doc_id)
+        return chunks(self, doc_id)
+
+    monkeypatch.setattr(DocumentRepository, "chunks", reading_back)
+    fed = workspace.scope(f"fed{os.getpid()}")
+    results = fed.ingest_many(docs, media_type="text/markdown")
+    assert all(r.document.extracted for r in results)
+    assert read_back == []  # every document was read as it was written
+
+    bound = prefetch.MAX_HELD_ROWS
+    monkeypatch.setattr(prefetch, "MAX_HELD_ROWS", 300)
+    bounded = workspace.scope(f"bounded{os.getpid()}")
+    bounded.ingest_many(docs, media_type="text/markdown")
+    assert read_back  # past the bound, the rest was read back after the commit
+    monkeypatch.setattr(prefetch, "MAX_HELD_ROWS", bound)
+
+    monkeypatch.setattr(derived, "prefetch", lambda extractor: None)
+    after = workspace.scope(f"after{os.getpid()}")
+    after.ingest_many(docs, media_type="text/markdown")
+
+    expected = _graph_of(after)
+    assert len(expected[0]) > 500 and len(expected[1]) > 50
+    assert _graph_of(fed) == expected
+    assert _graph_of(bounded) == expected
+
+
 def test_extraction_read_while_the_store_writes_stores_what_extraction_after_it_does(
     workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -276,9 +276,8 @@ class Scope(ScopeKnowledge):
         prefetch = derived.prefetch(self.workspace.extractor)
         try:
             results = pipeline.store_many(
-                repo, group, self.workspace.settings.chunk_bytes, progress, written,
-                prefetch.start if prefetch is not None else None,
-            )  # fmt: skip
+                repo, group, self.workspace.settings.chunk_bytes, progress, written, prefetch
+            )
         except StoreError:
             self._check_saving()  # a full disk, rather than a bare refusal of some write
             raise

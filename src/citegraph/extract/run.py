@@ -3,7 +3,7 @@ that proposes them, relations), store what holds, and count what was dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -202,14 +202,21 @@ def extract_documents(
 def read_offline(
     extractor: Extractor,
     document: Document,
-    chunks: Sequence[Chunk],
+    chunks: Iterable[Chunk],
     hand_over: Callable[[Rows], None],
 ) -> Read:
     """Extract one document, handing its rows over chunk by chunk and writing nothing
-    (extract/prefetch.py)."""
-    batch, sizes = _Batch(), [len(c.text.encode()) for c in chunks if not c.furniture]
+    (extract/prefetch.py); `chunks` may come as they are made."""
+    batch, sizes = _Batch(), []
+
+    def sized() -> Iterator[Chunk]:
+        for chunk in chunks:
+            if not chunk.furniture:
+                sizes.append(len(chunk.text.encode()))
+            yield chunk
+
     sink = _HandOver(hand_over)
-    report = _extract_one(extractor, document, lambda _: chunks, batch, sink, Spending(), 1)
+    report = _extract_one(extractor, document, lambda _: sized(), batch, sink, Spending(), 1)
     batch.flush(sink)
     return Read(report, sizes)
 

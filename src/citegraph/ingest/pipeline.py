@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Protocol
 
 from ..errors import InvalidDocument
 from ..store.documents import DocumentRepository
@@ -28,6 +29,17 @@ _BATCH_CHUNKS = 500
 _ONE_QUERY_BYTES = 1024 * 1024
 
 Progress = Callable[[int], None]
+
+
+class ReadAlong(Protocol):
+    """Reads the documents' names while they are written (extract/prefetch.py): given a
+    small group's chunks whole just before the one query that writes them, or a large
+    group's chunks batch by batch as they are written; stopped if the write fails."""
+
+    def start(self, documents: Sequence[tuple[Document, list[Chunk]]]) -> None: ...
+    def start_fed(self, documents: Sequence[Document]) -> None: ...
+    def feed(self, document: Document, chunks: list[Chunk], last: bool) -> None: ...
+    def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -171,13 +183,13 @@ def store_many(
     chunk_bytes: int,
     progress: Progress | None = None,
     written: dict[str, list[Chunk]] | None = None,
-    before_write: Callable[[list[tuple[Document, list[Chunk]]]], None] | None = None,
+    read_along: ReadAlong | None = None,
 ) -> list[IngestResult]:
     """Store a group of documents (distinct names) through shared queries, in input order.
 
     When `written` is given, it receives the chunks of small documents (written in one query)
-    by document id, so that later steps need not read them back; `before_write` is given
-    them just before that query (extraction reads them while the store writes).
+    by document id, so that later steps need not read them back; `read_along` is given the
+    chunks as they are written (extraction reads them while the store writes).
 
     Unchanged documents are reported and skipped. The rest are staged, and then committed
     together by one query: the whole group becomes visible at once, or none of it does.
@@ -208,7 +220,7 @@ def store_many(
         )
         staged.append((doc, parsed))
     if staged:
-        counts, replaced = _write(repo, staged, chunk_bytes, progress, written, before_write)
+        counts, replaced = _write(repo, staged, chunk_bytes, progress, written, read_along)
         for (doc, parsed), count, was_replaced in zip(staged, counts, replaced, strict=True):
             status = IngestStatus.REPLACED if was_replaced else IngestStatus.CREATED
             results[doc.name] = IngestResult(
@@ -223,14 +235,19 @@ def _write(
     chunk_bytes: int,
     progress: Progress | None,
     written: dict[str, list[Chunk]] | None = None,
-    before_write: Callable[[list[tuple[Document, list[Chunk]]]], None] | None = None,
+    read_along: ReadAlong | None = None,
 ) -> tuple[list[int], list[bool]]:
     """Write new versions; their chunk counts, and whether each replaced an older version."""
     if sum(len(parsed.text) for _, parsed in staged) <= _ONE_QUERY_BYTES:
         whole = [(doc, list(_chunks(doc, parsed, chunk_bytes))) for doc, parsed in staged]
-        if before_write is not None:
-            before_write(whole)
-        replaced = repo.write_whole(whole)
+        if read_along is not None:
+            read_along.start(whole)
+        try:
+            replaced = repo.write_whole(whole)
+        except BaseException:
+            if read_along is not None:
+                read_along.stop()
+            raise
         if written is not None:
             written.update((doc.id, chunks) for doc, chunks in whole)
         if progress is not None:
@@ -238,9 +255,13 @@ def _write(
         return [len(chunks) for _, chunks in whole], replaced
     keys = repo.begin_many([doc for doc, _ in staged])
     try:
-        counts = _write_chunks(repo, staged, keys, chunk_bytes, progress)
+        if read_along is not None:
+            read_along.start_fed([doc for doc, _ in staged])
+        counts = _write_chunks(repo, staged, keys, chunk_bytes, progress, read_along)
         return counts, repo.commit_many(keys, counts)
     except BaseException:
+        if read_along is not None:
+            read_along.stop()
         _abort_quietly(repo, keys)
         raise
 
@@ -251,22 +272,30 @@ def _write_chunks(
     keys: list[str],
     chunk_bytes: int,
     progress: Progress | None,
+    read_along: ReadAlong | None = None,
 ) -> list[int]:
     counts: list[int] = []
     batch: list[tuple[str, Chunk]] = []
     batch_bytes = 0
     for (doc, parsed), key in zip(staged, keys, strict=True):
         count = 0
+        unread: list[Chunk] = []  # this document's chunks not yet given to `read_along`
         for chunk in _chunks(doc, parsed, chunk_bytes):
             batch.append((key, chunk))
+            unread.append(chunk)
             batch_bytes += chunk.end_byte - chunk.start_byte
             count += 1
             if batch_bytes >= _BATCH_BYTES or len(batch) >= _BATCH_CHUNKS:
+                if read_along is not None:  # read while the store writes them
+                    read_along.feed(doc, unread, last=False)
+                unread = []
                 repo.add_chunks(batch)
                 release(parsed.text, chunk.start_byte)
                 if progress is not None:
                     progress(batch_bytes)
                 batch, batch_bytes = [], 0
+        if read_along is not None:
+            read_along.feed(doc, unread, last=True)
         counts.append(count)
     if batch:
         repo.add_chunks(batch)
