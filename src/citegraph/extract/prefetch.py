@@ -74,7 +74,7 @@ class Reading:
 
 # What a thread may hold before the commit lets it be written: beyond this many rows, reading
 # ahead stops (the rest is extracted after the commit, as without it), so memory stays bounded.
-MAX_HELD_ROWS = 50_000
+MAX_HELD_ROWS = 10_000
 # Batches of chunks of a large document waiting to be read: the writer waits beyond this.
 _MAX_WAITING_BATCHES = 4
 
