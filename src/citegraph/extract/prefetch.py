@@ -147,6 +147,7 @@ class Prefetch:
                 return
 
     def _run(self, documents: list[tuple[Document, list[Chunk] | None]]) -> None:
+        document: Document | None = None
         try:
             for place, (document, chunks) in enumerate(documents):
                 with self._changed:
@@ -171,6 +172,11 @@ class Prefetch:
                     self._events.put(("failed", document.id, f"{type(exc).__name__}: {exc}"))
                     return
                 self._events.put(("end", document.id, end))
+        except BaseException:  # not an error of reading: no taker may wait for it forever
+            self._stopped.set()
+            if document is not None:
+                self._events.put(("failed", document.id, "the reading thread stopped"))
+            raise
         finally:
             with self._changed:
                 self._reached = len(documents)
