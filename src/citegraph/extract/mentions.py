@@ -20,9 +20,10 @@ def normalise_name(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def entity_key(name: str, kind: str) -> str:
-    """Same name, different type: different entities, never merged silently."""
-    return f"{kind}:{normalise_name(name)}"
+def entity_key(name: str, kind: str, norm: str | None = None) -> str:
+    """Same name, different type: different entities, never merged silently (`norm`: the
+    name normalised, where the caller has it)."""
+    return f"{kind}:{normalise_name(name) if norm is None else norm}"
 
 
 def locate_name(name: str, folded: FoldedText) -> QuoteMatch | None:
@@ -106,7 +107,7 @@ def add_chunk_rows(
         if match is None:
             continue  # not in the chunk as written: never stored as if it were
         norm = normalise_name(candidate.name)
-        key = f"{candidate.type}:{norm}"  # entity_key, with the name normalised once
+        key = entity_key(candidate.name, candidate.type, norm)
         names.setdefault(candidate.name, candidate.type)
         row = mention_row(key, candidate.name, candidate.type, chunk, document, match, norm)
         located.append((key, match, row))

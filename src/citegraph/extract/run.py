@@ -331,13 +331,13 @@ def _prose_relations(
     report: ExtractionReport,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, grounded like any other."""
-    verb, table = any_verb(chunk.text), "|" in chunk.text
-    if not verb and not table:
+    verb = any_verb(chunk.text)
+    if not verb and "|" not in chunk.text:
         return  # most chunks: no verb of the table, no table
     known = Names(names)
     proposed = [
         *(sentence_relations(chunk.text, known, checked=True) if verb else ()),
-        *(table_relations(chunk.text, known) if table else ()),
+        *table_relations(chunk.text, known),  # it looks for a table itself
     ]
     if proposed:
         proposal = Proposal(relations=tuple(proposed))

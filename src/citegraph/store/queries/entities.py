@@ -4,10 +4,9 @@ from __future__ import annotations
 
 # -- used by store/entities.py
 # Extraction's rows are lists, not maps: a flush holds thousands, and lists are what the
-# store and the parameter encoder read fastest (store/params.py). The entities of a flush
-# come first, once each: [key, name, type, norm, [names written]].
-# One flush of extraction in one query: the entities it names ([key, name, type, norm,
-# names]; created where missing, their new names added where not), then its mentions grouped
+# store and the parameter encoder read fastest (store/params.py).
+# One flush of extraction in one query: the entities it names, once each ([key, name, type,
+# norm, names]; created where missing, their new names added where not), then its mentions grouped
 # by chunk ([chunk id, document id, [[key, start byte, end byte, count, sentence or null]]],
 # the sentence [start byte, end byte, start char in the chunk, length in chars], see
 # store/entities.py). A lookup and a conditional create cost the store less than MERGE; the
