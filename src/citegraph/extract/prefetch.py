@@ -12,7 +12,8 @@ through a document says so, and that document's rows are forgotten and read agai
 A group too large for one query is written in batches of chunks, and each batch is handed to
 the thread as it is written (`feed`), so a large document is read while it is stored, not
 read back afterwards. What the thread holds before the commit is bounded (MAX_HELD_ROWS):
-beyond it, the thread stops, and the rest is extracted after the commit as without it.
+beyond it, the thread stops, and the document it was in (its handed-over rows forgotten) and
+those after it are extracted after the commit as without it.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class Reading:
 
 
 # What a thread may hold before the commit lets it be written: beyond this many rows, reading
-# ahead stops (the rest is extracted after the commit, as without it), so memory stays bounded.
+# ahead stops (that document and the rest are extracted after the commit, as without it), so
+# memory stays bounded.
 MAX_HELD_ROWS = 10_000
 # Batches of chunks of a large document waiting to be read: the writer waits beyond this.
 _MAX_WAITING_BATCHES = 4
