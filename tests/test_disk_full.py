@@ -95,3 +95,19 @@ def test_an_upload_that_failed_on_a_full_disk_is_never_listed(tmp_path: Path) ->
     finally:
         falkordb.kill()
         falkordb.wait()
+
+
+def test_an_answered_write_not_yet_appended_is_waited_for() -> None:
+    """With fsync `everysec`, Redis may answer a write while it still holds it in memory (an
+    fsync running): an upload is acknowledged only once its commit is in the file, so the
+    state read from INFO persistence tells a pending append from a failed one."""
+    from citegraph.store.graph import append_state
+
+    saved = {"aof_enabled": 1, "aof_last_write_status": "ok", "aof_buffer_length": 0}
+    held = saved | {"aof_buffer_length": 812}
+    failed = saved | {"aof_last_write_status": "err", "aof_buffer_length": 812}
+    no_aof = {"aof_enabled": 0, "aof_last_write_status": "ok", "aof_buffer_length": 99}
+    assert append_state([saved]) == (False, False)
+    assert append_state([saved, held]) == (False, True)  # any primary still holding one
+    assert append_state([failed]) == (True, True)
+    assert append_state([no_aof]) == (False, False)  # a store without a file: nothing waits

@@ -132,7 +132,8 @@ class Scope(ScopeKnowledge):
     def _check_saving(self, stored: Sequence[str] = ()) -> None:
         """Refuse while the store holds writes it cannot save: what it would list or cite may
         be gone after its next stop (an upload that failed on a full disk, say)."""
-        problem = self.workspace.store.unsaved_writes()
+        # After a commit (`stored`), wait until the store has put it in its file.
+        problem = self.workspace.store.unsaved_writes(written=bool(stored))
         if problem is None:
             return
         if stored:

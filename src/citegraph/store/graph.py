@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 import redis
@@ -48,8 +49,9 @@ class GraphStore(Protocol):
 
     def ping(self, timeout_s: float | None = None) -> None: ...
 
-    def unsaved_writes(self) -> str | None:
-        """Why the store holds writes it could not save to disk; None when it saves them."""
+    def unsaved_writes(self, written: bool = False) -> str | None:
+        """Why the store holds writes it could not save to disk; None when it saves them.
+        `written`: the caller just wrote, and waits until the store has put it in its file."""
         ...
 
     def query_memory_cap(self) -> int | None:
@@ -162,6 +164,22 @@ class FalkorGraph:
             self._connections.wrote(self.name)
 
 
+# Redis puts off an append for at most 2 s while an fsync runs; then it writes.
+_APPEND_WAIT_S = 3.0
+
+
+def append_state(infos: list[dict[str, Any]]) -> tuple[bool, bool]:
+    """From each primary's INFO persistence: whether an append to its file failed, and
+    whether writes it answered wait in memory for their append (`aof_buffer_length`)."""
+    failed = pending = False
+    for info in infos:
+        if not info.get("aof_enabled"):
+            continue
+        failed = failed or info.get("aof_last_write_status") == "err"
+        pending = pending or int(info.get("aof_buffer_length", 0) or 0) > 0
+    return failed, pending
+
+
 class FalkorStore:
     """FalkorDB through the official client: over a unix socket, or at a graph URL naming a
     server, a cluster, or a primary with replicas (store/address.py)."""
@@ -232,21 +250,32 @@ class FalkorStore:
         """Each node of the store, asked directly (never raises: a node down says so)."""
         return self._connections.nodes()
 
-    def unsaved_writes(self) -> str | None:
+    def unsaved_writes(self, written: bool = False) -> str | None:
         # FalkorDB keeps a write whose append to its file failed (a full disk) in memory, and
         # refuses further writes until the append succeeds; it says so in INFO persistence.
-        try:
-            infos = self._connections.primaries_info("persistence")
-        except STORE_ERRORS as exc:
-            self._connections.failed(exc)
-            raise _translate(exc, "a persistence check") from exc
-        for info in infos:
-            if info.get("aof_enabled") and info.get("aof_last_write_status") == "err":
+        # With fsync `everysec` it may also answer a write before appending it (while an
+        # fsync is still running, for up to 2 s): a caller that just wrote waits for that.
+        deadline = time.monotonic() + _APPEND_WAIT_S
+        while True:
+            try:
+                infos = self._connections.primaries_info("persistence")
+            except STORE_ERRORS as exc:
+                self._connections.failed(exc)
+                raise _translate(exc, "a persistence check") from exc
+            failed, pending = append_state(infos)
+            if failed:
                 return (
                     f"the graph store at {self.where} cannot write to its append-only file "
                     "(a full disk, or a file it may not write)"
                 )
-        return None
+            if not (written and pending):
+                return None
+            if time.monotonic() >= deadline:
+                return (
+                    f"the graph store at {self.where} has not written its append-only file "
+                    f"for {_APPEND_WAIT_S:g} s (a slow or stalled disk)"
+                )
+            time.sleep(0.01)
 
     def query_memory_cap(self) -> int | None:
         try:
