@@ -212,3 +212,52 @@ def test_online_boutique_calls_match_the_manifest_edges(scope: Scope) -> None:
     assert hits / len(gold) >= 0.9, sorted(gold - found)
     assert hits / len(found) >= 0.9, sorted(found - gold)
     _assert_located(scope, scope.relations(limit=100_000))
+
+
+def test_the_verb_prefilter_agrees_with_reading_every_word() -> None:
+    """`any_verb` searches for a key word in C; it must say what reading every word of the
+    text and looking each up says, on text where key words sit inside, beside and across
+    other words, in any case."""
+    import random
+
+    from citegraph.extract import verbs
+
+    def by_words(text: str) -> bool:
+        return not verbs._KEY_WORDS.isdisjoint(verbs._WORDS.findall(text.lower()))
+
+    rng = random.Random(13)
+    pieces = [*sorted(verbs._KEY_WORDS), "re", "s", "x", "ing", "2", "-", "_", ".", " ", "İ", "é"]
+    agreed = found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        text = "".join(c.upper() if rng.random() < 0.2 else c for c in text)
+        assert verbs.any_verb(text) == by_words(text), text
+        agreed += 1
+        found += by_words(text)
+    assert agreed == 3000 and 300 < found < 2700  # both answers were tried many times
+
+
+def test_software_suffixes_found_by_find_lead_to_the_words_the_pattern_finds() -> None:
+    """name_scan looks for software suffixes with `str.find`; the words those places lead to
+    must be exactly the words `_SUFFIX.finditer` leads to, joiners and look-alikes included."""
+    import random
+
+    from citegraph.extract import name_scan
+
+    def words(text: str, places: list[int]) -> set[tuple[int, int]]:
+        spans = set()
+        for at in places:
+            word = name_scan.WORD.match(text, name_scan._word_start(text, at))
+            if word is not None:
+                spans.add(word.span())
+        return spans
+
+    rng = random.Random(7)
+    pieces = [*name_scan.SOFTWARE_SUFFIXES, "pay", "ment", "s", "ing", "-", "_", ".", "'", " ", "X"]
+    hits = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 7)))
+        expected = [m.start() for m in name_scan._SUFFIX.finditer(text)]
+        assert words(text, name_scan._suffix_starts(text)) == words(text, expected), text
+        hits += bool(expected)
+    assert hits > 500  # most texts held a suffix where a word ends

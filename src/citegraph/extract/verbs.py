@@ -90,11 +90,16 @@ _COMPILED = tuple(
 # words rules most texts out before any phrase pattern runs.
 _KEY_WORDS = frozenset(_key_word(v.phrase) for v in VERBS)
 _WORDS = re.compile(r"[a-z]+")
+# One key word written as a whole run of letters: the test `_WORDS` and `_KEY_WORDS` make,
+# as one search in C that stops at the first one (this runs for every chunk and sentence).
+_ANY_KEY_WORD = re.compile(
+    r"(?<![a-z])(?:" + "|".join(sorted(_KEY_WORDS, key=lambda w: (-len(w), w))) + r")(?![a-z])"
+)
 
 
 def any_verb(text: str) -> bool:
     """Whether `text` may hold a verb phrase of the table (a cheap test, to skip the rest)."""
-    return not _KEY_WORDS.isdisjoint(_WORDS.findall(text.lower()))
+    return _ANY_KEY_WORD.search(text.lower()) is not None
 
 
 def _key_words(text: str) -> frozenset[str]:
