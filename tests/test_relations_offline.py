@@ -261,3 +261,31 @@ def test_software_suffixes_found_by_find_lead_to_the_words_the_pattern_finds() -
         assert words(text, name_scan._suffix_starts(text)) == words(text, expected), text
         hits += bool(expected)
     assert hits > 500  # most texts held a suffix where a word ends
+
+
+def test_key_words_placed_once_per_chunk_say_what_each_sentence_says() -> None:
+    """sentence_relations tests each sentence for a key word through the places of the
+    chunk's key words; for every sentence that must be `any_verb` of the sentence alone."""
+    import bisect
+    import random
+
+    from citegraph.extract import verbs
+    from citegraph.text.sentences import sentence_spans
+
+    rng = random.Random(29)
+    words = [*sorted(verbs._KEY_WORDS)[:12], "the", "Cart", "recalls", "x2", "İstanbul", "(a)"]
+    ends = [". ", "! ", "? ", "\n\n", " ", ", ", ".\" "]
+    compared = with_verb = 0
+    for _ in range(400):
+        text = "".join(rng.choice(words) + rng.choice(ends) for _ in range(rng.randint(1, 12)))
+        places = verbs.verb_places(text)
+        if places is None:
+            assert "İ" in text
+            continue
+        for start, end in sentence_spans(text):
+            index = bisect.bisect_left(places, start)
+            by_places = index < len(places) and places[index] < end
+            assert by_places == verbs.any_verb(text[start:end]), (text, start, end)
+            compared += 1
+            with_verb += by_places
+    assert compared > 1000 and 0 < with_verb < compared

@@ -15,6 +15,7 @@ names. The quote is the sentence or the row, which grounding then locates like a
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterable
@@ -25,7 +26,7 @@ from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
-from .verbs import Stated, any_verb, header_relation, stated_relation
+from .verbs import Stated, any_verb, header_relation, stated_relation, verb_places
 
 _COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
@@ -186,9 +187,17 @@ def sentence_relations(text: str, known: Names, checked: bool = False) -> list[R
     found: list[RelationProposal] = []
     if not checked and not any_verb(text):
         return found
+    # A sentence starts and ends beside a space or a mark, so a key word is in it exactly
+    # when one of the text's key words starts inside it.
+    places = verb_places(text)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
-        if sentence.lstrip().startswith("|") or not any_verb(sentence):
+        if places is None:
+            has_verb = any_verb(sentence)
+        else:
+            index = bisect.bisect_left(places, start)
+            has_verb = index < len(places) and places[index] < end
+        if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
         names = _names_in(sentence, known)
         if len(names) < 2:

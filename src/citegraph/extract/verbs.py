@@ -102,6 +102,17 @@ def any_verb(text: str) -> bool:
     return _ANY_KEY_WORD.search(text.lower()) is not None
 
 
+def verb_places(text: str) -> list[int] | None:
+    """Where the table's key words start in `text`, in order: a part of `text` between
+    non-letters may hold a verb phrase when one of them lies inside it (the test `any_verb`
+    makes, for every sentence of a chunk at once). None when lowering `text` changes its
+    length ("İ"), so that places in the lowered text are not places in `text`."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    return [match.start() for match in _ANY_KEY_WORD.finditer(lowered)]
+
+
 def _key_words(text: str) -> frozenset[str]:
     """The table's key words written in `text` (in lower case, as whole words of letters)."""
     return _KEY_WORDS.intersection(_WORDS.findall(text.lower()))
