@@ -274,7 +274,7 @@ def test_key_words_placed_once_per_chunk_say_what_each_sentence_says() -> None:
 
     rng = random.Random(29)
     words = [*sorted(verbs._KEY_WORDS)[:12], "the", "Cart", "recalls", "x2", "İstanbul", "(a)"]
-    ends = [". ", "! ", "? ", "\n\n", " ", ", ", ".\" "]
+    ends = [". ", "! ", "? ", "\n\n", " ", ", ", '." ']
     compared = with_verb = 0
     for _ in range(400):
         text = "".join(rng.choice(words) + rng.choice(ends) for _ in range(rng.randint(1, 12)))
