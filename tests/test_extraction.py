@@ -101,6 +101,29 @@ def test_co_mentions_of_text_beyond_ascii_quote_their_sentence(scope: Scope) -> 
         assert stored[link.start_byte : link.end_byte].decode() == link.quote
 
 
+def test_two_identities_of_one_name_in_a_sentence_are_no_co_mention(scope: Scope) -> None:
+    """A document's title is also found as a name where the text writes it: the two
+    identities of "Apollo Program" share a sentence, but a name is not related to itself.
+    Listed by name, each real pair comes once, and a walk does not step from one identity
+    of the name to the other."""
+    scope.ingest(
+        b"The Apollo Program sent crews to the Moon on Saturn rockets. More notes follow.",
+        name="apollo.md",
+        title="Apollo Program",
+    )
+    assert {e.type for e in scope.entities("Apollo Program")} == {"name", "title"}
+    listed = [r for r in scope.relations(entity="Apollo Program") if r.type == "CO_MENTIONED"]
+    pairs = [(r.source, r.source_type, r.target, r.target_type, r.start_byte) for r in listed]
+    assert len(pairs) == len(set(pairs))  # each pair once
+    assert all(r.source != r.target for r in listed), pairs
+    assert {frozenset((r.source, r.target)) for r in listed} == {
+        frozenset(("Apollo Program", "Moon")),
+        frozenset(("Apollo Program", "Saturn")),
+    }
+    everything = [r for r in scope.relations() if r.type == "CO_MENTIONED"]
+    assert all(r.source != r.target for r in everything)
+
+
 def test_same_name_different_types_are_kept_apart(scope: Scope) -> None:
     scope.ingest(b"The planet Mercury is small.", name="a.txt", title="Mercury")
     types = scope.graph.ro_query("MATCH (e:Entity {norm: 'mercury'}) RETURN e.type ORDER BY e.type")

@@ -14,7 +14,9 @@ CO_MENTIONED = "CO_MENTIONED"
 
 # The sentence of mention `m` in chunk `c`, as the chunk's text holds it.
 _QUOTE = "substring(c.text, m.s_char, m.s_len)"
-_SAME_SENTENCE = "m.s_start = n.s_start AND m.s_char IS NOT NULL AND o <> e"
+# Two identities of one name (a title and the name, say) in one sentence are not a pair: a
+# name is not related to itself by being written once.
+_SAME_SENTENCE = "m.s_start = n.s_start AND m.s_char IS NOT NULL AND o.norm <> e.norm"
 
 # -- used by retrieve/walk.py: the columns of NEIGHBOURS (retrieval.py).
 CO_MENTION_NEIGHBOURS = f"""
@@ -49,14 +51,14 @@ LIMIT $limit
 
 LIST_CO_MENTIONS = f"""
 MATCH (a:Entity)-[m:MENTIONED_IN]->(c:Chunk)<-[n:MENTIONED_IN]-(b:Entity)
-WHERE m.s_start = n.s_start AND m.s_char IS NOT NULL AND a.key < b.key
+WHERE m.s_start = n.s_start AND m.s_char IS NOT NULL AND a.key < b.key AND a.norm <> b.norm
 {_LISTED}
 """
 
 # Those of one name: anchored on its entities, then each pair in its stored direction.
 LIST_CO_MENTIONS_OF = f"""
 MATCH (x:Entity {{norm: $norm}})-[xm:MENTIONED_IN]->(c:Chunk)<-[ym:MENTIONED_IN]-(y:Entity)
-WHERE xm.s_start = ym.s_start AND xm.s_char IS NOT NULL AND y <> x
+WHERE xm.s_start = ym.s_start AND xm.s_char IS NOT NULL AND y.norm <> x.norm
 WITH c, CASE WHEN x.key < y.key THEN x ELSE y END AS a, CASE WHEN x.key < y.key THEN y ELSE x END
   AS b, xm AS m
 {_LISTED}
