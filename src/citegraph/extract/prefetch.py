@@ -80,10 +80,6 @@ class Reading:
 MAX_HELD_ROWS = 10_000
 # Batches of chunks of a large document waiting to be read: the writer waits beyond this.
 _MAX_WAITING_BATCHES = 4
-# After each chunk handed over, the reading thread gives way: a thread waiting for the
-# interpreter (the writer, back from the store with an answer; the taker of these rows) then
-# runs at once, instead of after the switch interval (5 ms) of a reader that never waits.
-GIVE_WAY = True
 
 
 class _Stopped(Exception):
@@ -168,8 +164,10 @@ class Prefetch:
                     if held > self._max_held:
                         raise _Stopped(f"more than {self._max_held} rows read ahead")
                     self._events.put(("part", doc_id, rows))
-                    if GIVE_WAY:
-                        time.sleep(0)
+                    # Give way: a thread waiting for the interpreter (the writer back from
+                    # the store, the taker of these rows) runs now, not after the switch
+                    # interval (5 ms) of a reader that never waits.
+                    time.sleep(0)
 
                 source = chunks if chunks is not None else self._fed_chunks(document.id)
                 try:

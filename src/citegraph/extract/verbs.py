@@ -91,7 +91,7 @@ _COMPILED = tuple(
 _KEY_WORDS = frozenset(_key_word(v.phrase) for v in VERBS)
 _WORDS = re.compile(r"[a-z]+")
 # One key word written as a whole run of letters: the test `_WORDS` and `_KEY_WORDS` make,
-# as one search in C that stops at the first one (this runs for every chunk and sentence).
+# as one search in C that stops at the first one (this runs for every chunk).
 _ANY_KEY_WORD = re.compile(
     r"(?<![a-z])(?:" + "|".join(sorted(_KEY_WORDS, key=lambda w: (-len(w), w))) + r")(?![a-z])"
 )
