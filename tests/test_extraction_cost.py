@@ -157,6 +157,11 @@ def test_extract_command_estimates_runs_and_says_when_the_budget_stops_it(tmp_pa
     assert [(r["source"], r["type"], r["target"]) for r in listed] == [
         ("checkout", "calls", "payment")
     ]
+    assert (listed[0]["document"], listed[0]["page"]) == ("deploy.yaml", None)
+    shown = cli("relations", "--home", str(home), "--limit", "1")
+    assert shown.returncode == 0, shown.stderr
+    assert "checkout --calls--> payment" in shown.stdout and "deploy.yaml" in shown.stdout
+    assert "the first 1 shown" in " ".join(shown.stderr.split())  # never cut off silently
     again = cli("extract", "--home", str(home))
     assert again.returncode == 0 and "0 document(s) extracted" in again.stdout
     no_model = cli("extract", "--llm", "--home", str(home))

@@ -289,3 +289,26 @@ def test_key_words_placed_once_per_chunk_say_what_each_sentence_says() -> None:
             compared += 1
             with_verb += by_places
     assert compared > 1000 and 0 < with_verb < compared
+
+
+def test_relations_of_a_pdf_say_the_page_their_quote_is_on(scope: Scope) -> None:
+    """A relation's quote in a PDF is listed with its document's name and the page it starts
+    and ends on, each the page whose stored text holds those bytes (CLI, HTTP and MCP show the
+    same fields)."""
+    path = dataset("pdfs/pdfplumber__federal-register-2020-17221.pdf")
+    [result] = scope.ingest(path.read_bytes(), name="register.pdf")
+    doc = scope.document(result.document.id)
+    stored = scope.stored_text(doc.id)
+    bounds = [*doc.page_starts, len(stored)]
+    listed = [r for r in scope.relations() if r.quote is not None]
+    assert listed and {r.document for r in listed} == {"register.pdf"}
+    for r in listed:
+        assert r.page is not None and r.end_page is not None and r.start_byte is not None
+        assert r.end_byte is not None
+        assert bounds[r.page - 1] <= r.start_byte < bounds[r.page]
+        assert bounds[r.end_page - 1] < r.end_byte <= bounds[r.end_page]
+        assert stored[r.start_byte : r.end_byte].decode() == r.quote
+    assert max(r.page for r in listed if r.page is not None) > 1  # not all on the first page
+    scope.ingest(b"The cartservice reads from the redis-cache.", name="notes.md")
+    notes = scope.relations(entity="cartservice")
+    assert notes and all(r.document == "notes.md" and r.page is None for r in notes)

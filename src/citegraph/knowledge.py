@@ -42,16 +42,25 @@ class ScopeKnowledge:
         """The relations stored here (those touching `entity`, by name, when given), each with
         the quote it was located at, its polarity and modality; stated ones before co-mentions."""
         from .extract.mentions import normalise_name
+        from .ingest.pdf import page_of
 
         self._prepare()
         norm = normalise_name(entity) if entity is not None else None
+
+        def pages(
+            starts: list[int] | None, start: int | None, end: int | None
+        ) -> tuple[int | None, int | None]:
+            if not starts or start is None or end is None:
+                return None, None
+            return page_of(tuple(starts), start), page_of(tuple(starts), max(start, end - 1))
+
         return [
             StoredRelation(
                 a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
-                quote, doc, chunk, start, end, origin or "",
+                quote, doc, chunk, start, end, origin or "", name, *pages(starts, start, end),
             )
             for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
-            chunk, start, end, origin in self._entities.relations(norm, limit)
+            chunk, start, end, origin, name, starts in self._entities.relations(norm, limit)
         ]  # fmt: skip
 
     def entities(self, name: str) -> list[EntityIdentity]:

@@ -232,6 +232,11 @@ class StoredRelationOut(Wire):
     start_byte: int | None
     end_byte: int | None
     origin: str = Field(description="How it came: extracted, or remembered from a caller.")
+    document: str | None = Field(default=None, description="The document's name.")
+    page: int | None = Field(
+        default=None, description="A PDF's 1-based page where the quote starts; null: no pages."
+    )
+    end_page: int | None = Field(default=None, description="The page where the quote ends.")
 
 
 class RelationsOut(Wire):

@@ -75,3 +75,6 @@ class StoredRelation:
     start_byte: int | None
     end_byte: int | None
     origin: str  # extracted, remembered, ...
+    document: str | None = None  # the document's name
+    page: int | None = None  # a PDF's 1-based page where the quote starts (None: no pages)
+    end_page: int | None = None  # and where it ends

@@ -41,12 +41,15 @@ LIMIT $limit
 
 # -- used by store/entities.py: the columns of LIST_RELATIONS (entities.py), each pair once.
 _LISTED = f"""
+WITH a, b, c, m
+ORDER BY m.document_id, m.s_start, a.name, b.name
+LIMIT $limit
+OPTIONAL MATCH (d:Document {{id: m.document_id}})
 RETURN a.name AS a_name, a.type AS a_type, b.name AS b_name, b.type AS b_type,
   'CO_MENTIONED' AS type, null AS polarity, null AS modality, true AS weak, true AS citable,
   {_QUOTE} AS quote, m.document_id AS document, c.id AS chunk, m.s_start AS start,
-  m.s_end AS end, 'extracted' AS source
-ORDER BY document, start, a_name, b_name
-LIMIT $limit
+  m.s_end AS end, 'extracted' AS source, d.name AS document_name,
+  d.page_starts AS page_starts
 """
 
 LIST_CO_MENTIONS = f"""

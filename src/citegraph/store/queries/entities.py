@@ -96,11 +96,15 @@ ORDER BY mentions DESC, e.key
 """
 
 # Relations, optionally only those touching one entity name; the strong ones first.
+# Each with its document's name and page starts (a PDF's), looked up once the rows are cut.
 LIST_RELATIONS = """
 MATCH (a:Entity)-[r:RELATES]->(b:Entity)
 WHERE $norm IS NULL OR a.norm = $norm OR b.norm = $norm
-RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r.citable,
-  r.quote, r.document_id, r.chunk_id, r.start_byte, r.end_byte, r.source
+WITH a, b, r
 ORDER BY r.weak, r.document_id, r.start_byte, a.name, b.name
 LIMIT $limit
+OPTIONAL MATCH (d:Document {id: r.document_id})
+RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r.citable,
+  r.quote, r.document_id, r.chunk_id, r.start_byte, r.end_byte, r.source, d.name,
+  d.page_starts
 """

@@ -345,28 +345,39 @@ def relations(
     entity: Annotated[
         str | None, typer.Option("--entity", help="Only the relations touching this name.")
     ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, help="List at most this many (stated ones first).")
+    ] = 1000,
 ) -> None:
-    """List the relations stored in a scope, each with the quote it was located at, its
-    polarity (affirmed/negated) and modality (actual/hypothetical/planned)."""
+    """List the relations stored in a scope, each with the quote it was located at (its
+    document, a PDF's page, the byte span), its polarity (affirmed/negated) and modality
+    (actual/hypothetical/planned)."""
     with open_workspace(home, url) as ws:
-        found = ws.scope(scope).relations(entity)
+        found = ws.scope(scope).relations(entity, limit=limit)
     if as_json:
         from ...service import shapes
 
         print_json(json.dumps(shapes.wire(shapes.relations_shape(entity, found))))
-        return
-    for r in found:
-        how = "co-mentioned" if r.weak else r.type
-        marks = [m for m in (r.polarity, r.modality) if m and m not in ("affirmed", "actual")]
-        said = f" [{', '.join(marks)}]" if marks else ""
-        out.print(f"{escape(r.source)} --{escape(how)}--> {escape(r.target)}{said}")
-        if r.quote is not None:
-            out.print(f"    [italic]{escape(' '.join(r.quote.split()))}[/] [dim]({r.document_id}, "
-                      f"bytes [{r.start_byte}, {r.end_byte}))[/]")  # fmt: skip
+    else:
+        for r in found:
+            how = "co-mentioned" if r.weak else r.type
+            marks = [m for m in (r.polarity, r.modality) if m and m not in ("affirmed", "actual")]
+            said = f" [{', '.join(marks)}]" if marks else ""
+            out.print(f"{escape(r.source)} --{escape(how)}--> {escape(r.target)}{said}")
+            if r.quote is not None:
+                where = escape(r.document or r.document_id or "?")
+                if r.page is not None:
+                    where += f", p. {r.page}" + (
+                        f"-{r.end_page}" if r.end_page not in (None, r.page) else ""
+                    )
+                out.print(f"    [italic]{escape(' '.join(r.quote.split()))}[/] [dim]({where}, "
+                          f"bytes [{r.start_byte}, {r.end_byte}))[/]")  # fmt: skip
     if not found:
         err.print(
             f"no relations{' touching ' + escape(entity) if entity else ''} in {escape(scope)}"
         )
+    elif len(found) == limit:
+        err.print(f"the first {limit} shown; there may be more (--limit)")
 
 
 @app.command()
