@@ -162,6 +162,9 @@ def test_extract_command_estimates_runs_and_says_when_the_budget_stops_it(tmp_pa
     assert shown.returncode == 0, shown.stderr
     assert "checkout --calls--> payment" in shown.stdout and "deploy.yaml" in shown.stdout
     assert "the first 1 shown" in " ".join(shown.stderr.split())  # never cut off silently
+    cut = json.loads(cli("relations", "--home", str(home), "--limit", "1", "--json").stdout)
+    whole = json.loads(cli("relations", "--home", str(home), "--json").stdout)
+    assert (cut["truncated"], whole["truncated"]) == (True, False)
     again = cli("extract", "--home", str(home))
     assert again.returncode == 0 and "0 document(s) extracted" in again.stdout
     no_model = cli("extract", "--llm", "--home", str(home))

@@ -213,6 +213,9 @@ def remember_shape(result: RememberResult) -> RememberOut:
 
 # -- relations (citegraph-relations/1) -------------------------------------------------------
 
+# How many relations a listing holds unless asked for another number (Scope.relations' default).
+RELATIONS_LIMIT = 1000
+
 
 class StoredRelationOut(Wire):
     source: str
@@ -243,11 +246,18 @@ class RelationsOut(Wire):
     format: Literal["citegraph-relations/1"] = "citegraph-relations/1"
     entity: str | None = Field(description="The name asked about; null: all relations.")
     relations: list[StoredRelationOut]
+    truncated: bool = Field(
+        default=False, description="The listing stopped at its limit: there may be more."
+    )
 
 
-def relations_shape(entity: str | None, relations: list[StoredRelation]) -> RelationsOut:
+def relations_shape(
+    entity: str | None, relations: list[StoredRelation], limit: int = RELATIONS_LIMIT
+) -> RelationsOut:
     return RelationsOut(
-        entity=entity, relations=[StoredRelationOut(**asdict(r)) for r in relations]
+        entity=entity,
+        relations=[StoredRelationOut(**asdict(r)) for r in relations],
+        truncated=len(relations) >= limit,
     )
 
 

@@ -357,7 +357,7 @@ def relations(
     if as_json:
         from ...service import shapes
 
-        print_json(json.dumps(shapes.wire(shapes.relations_shape(entity, found))))
+        print_json(json.dumps(shapes.wire(shapes.relations_shape(entity, found, limit))))
     else:
         for r in found:
             how = "co-mentioned" if r.weak else r.type
