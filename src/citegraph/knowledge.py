@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import FeatureOff, InvalidQuestion, InvalidRequest, UsageError
+from .limits import RELATIONS_LIMIT
 from .values.adopted import CommunityReport
 from .values.audit import AuditedRelation, AuditSummary, EdgeVerdict
 from .values.facts import EntityIdentity, StoredRelation
@@ -38,11 +39,13 @@ class ScopeKnowledge:
     def _prepare(self, only: Sequence[tuple[str, str, str]] | None = None) -> DocumentRepository:
         raise NotImplementedError
 
-    def relations(self, entity: str | None = None, limit: int = 1000) -> list[StoredRelation]:
+    def relations(
+        self, entity: str | None = None, limit: int = RELATIONS_LIMIT
+    ) -> list[StoredRelation]:
         """The relations stored here (those touching `entity`, by name, when given), each with
         the quote it was located at, its polarity and modality; stated ones before co-mentions."""
         from .extract.mentions import normalise_name
-        from .ingest.pdf import page_of
+        from .ingest.pdf import pages_of
 
         self._prepare()
         norm = normalise_name(entity) if entity is not None else None
@@ -50,9 +53,9 @@ class ScopeKnowledge:
         def pages(
             starts: list[int] | None, start: int | None, end: int | None
         ) -> tuple[int | None, int | None]:
-            if not starts or start is None or end is None:
+            if starts is None or start is None or end is None:
                 return None, None
-            return page_of(tuple(starts), start), page_of(tuple(starts), max(start, end - 1))
+            return pages_of(starts, start, end)
 
         return [
             StoredRelation(

@@ -13,6 +13,9 @@ MAX_K = 50
 DEFAULT_HOPS = 2
 MAX_HOPS = 3
 
+# How many relations a listing holds unless asked for another number.
+RELATIONS_LIMIT = 1000
+
 # Graded walks (impact, paths): hops from the entity, and how many entities a result lists.
 DEFAULT_WALK_HOPS = 3
 MAX_WALK_HOPS = 5

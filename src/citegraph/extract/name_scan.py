@@ -11,7 +11,7 @@ letter ("config.yaml"). Each place is widened to the whole word it is in, the wo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 WORD = re.compile(r"[^\W_][\w'’.-]*[^\W_]|[^\W_]")
 SOFTWARE_SUFFIXES = (
@@ -59,20 +59,25 @@ def _starts(pattern: re.Pattern[str], text: str) -> Iterator[int]:
     return (match.start() for match in pattern.finditer(text))
 
 
-def _suffix_starts(text: str) -> list[int]:
-    """Where `_SUFFIX` matches, in order. Each suffix is looked for with `str.find` (a scan in
-    C far quicker than trying an alternation of 18 words at every place), and each place it
-    is written checked with the pattern; a word holds at most one match, so the words these
-    places lead to are those `_SUFFIX.finditer` leads to."""
+def literal_places(text: str, literals: Iterable[str], pattern: re.Pattern[str]) -> list[int]:
+    """Where `pattern` matches at a place one of `literals` is written, in order. Each literal
+    is looked for with `str.find` (a scan in C far quicker than trying an alternation of
+    words at every place), and each place it is written checked with the pattern."""
     places: list[int] = []
-    for suffix in SOFTWARE_SUFFIXES:
-        at = text.find(suffix)
+    for literal in literals:
+        at = text.find(literal)
         while at >= 0:
-            if _SUFFIX.match(text, at) is not None:
+            if pattern.match(text, at) is not None:
                 places.append(at)
-            at = text.find(suffix, at + 1)
+            at = text.find(literal, at + 1)
     places.sort()
     return places
+
+
+def _suffix_starts(text: str) -> list[int]:
+    """Where `_SUFFIX` matches, in order; a word holds at most one match, so the words these
+    places lead to are those `_SUFFIX.finditer` leads to."""
+    return literal_places(text, SOFTWARE_SUFFIXES, _SUFFIX)
 
 
 def words_worth_a_look(text: str) -> list[tuple[int, int, str]]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .name_scan import literal_places
+
 
 @dataclass(frozen=True)
 class Verb:
@@ -117,17 +119,7 @@ def verb_places(text: str) -> list[int] | None:
     lowered = text.lower()
     if len(lowered) != len(text):
         return None
-    # Each stem is looked for with `str.find` (a scan in C much quicker than the pattern's
-    # alternation tried at every place), and each place checked with the pattern there.
-    places: list[int] = []
-    for stem in _KEY_STEMS:
-        at = lowered.find(stem)
-        while at >= 0:
-            if _ANY_KEY_WORD.match(lowered, at) is not None:
-                places.append(at)
-            at = lowered.find(stem, at + len(stem))
-    places.sort()
-    return places
+    return literal_places(lowered, _KEY_STEMS, _ANY_KEY_WORD)
 
 
 def _key_words(text: str) -> frozenset[str]:

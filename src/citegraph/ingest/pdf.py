@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidDocument
@@ -23,6 +24,15 @@ def page_of(page_starts: tuple[int, ...], offset: int) -> int:
     if not page_starts:
         raise ValueError("the document has no pages")
     return bisect.bisect_right(page_starts, offset)
+
+
+def pages_of(page_starts: Sequence[int], start: int, end: int) -> tuple[int | None, int | None]:
+    """The pages of the first and the last byte (`end - 1`) of the stored bytes [start, end);
+    (None, None) for text without pages."""
+    if not page_starts:
+        return None, None
+    starts = tuple(page_starts)
+    return page_of(starts, start), page_of(starts, end - 1)
 
 
 def _clean(raw: str) -> str:

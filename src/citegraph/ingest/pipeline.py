@@ -16,7 +16,7 @@ from .chunking import chunk_spans
 from .decode import stored_text
 from .furniture import furniture_spans
 from .mapped import TextBuffer, release, sha256_of
-from .pdf import page_of
+from .pdf import pages_of
 from .pdf_guard import PdfLimits, extract_pdf_guarded
 from .sources import CONFIGURATION_TYPES, TEXT_TYPES, check_media_type
 
@@ -148,6 +148,7 @@ def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator
     breaks = sorted({*pages, *(edge for span in furniture for edge in span)})
     spans = chunk_spans(parsed.text, chunk_bytes, breaks, outline=outline)
     for ordinal, (start, end) in enumerate(spans):
+        page, end_page = pages_of(pages, start, end)
         yield Chunk(
             id=f"{doc.id}-{version}-{ordinal}",
             document_id=doc.id,
@@ -155,8 +156,8 @@ def _chunks(doc: Document, parsed: ParsedDocument, chunk_bytes: int) -> Iterator
             start_byte=start,
             end_byte=end,
             text=parsed.text[start:end].decode("utf-8"),
-            page=page_of(pages, start) if pages else None,
-            end_page=page_of(pages, end - 1) if pages else None,
+            page=page,
+            end_page=end_page,
             furniture=_only_furniture(parsed.text, start, end, furniture),
         )
 

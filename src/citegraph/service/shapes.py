@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from ..audit.export import evidence_json, to_document
+from ..limits import RELATIONS_LIMIT
 from ..store.health import GraphHealth
 from ..values.answers import Answer
 from ..values.documents import Chunk, Document, IngestResult
@@ -212,9 +213,6 @@ def remember_shape(result: RememberResult) -> RememberOut:
 
 
 # -- relations (citegraph-relations/1) -------------------------------------------------------
-
-# How many relations a listing holds unless asked for another number (Scope.relations' default).
-RELATIONS_LIMIT = 1000
 
 
 class StoredRelationOut(Wire):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ingest.pdf import page_of
+from ..ingest.pdf import pages_of
 from ..values.documents import Chunk, Citation, Document, TextOrigin, grounding_of
 from .fold import FoldedText
 from .quotes import QuoteNotFound, locate_in
@@ -41,6 +41,7 @@ def at_span(
 ) -> Citation:
     """The citation of the stored bytes [start, end) of a document (`quote`: those bytes),
     with the pages of its first and last byte."""
+    page, end_page = pages_of(page_starts, start, end)
     return Citation(
         document_id=document_id,
         chunk_id=chunk_id,
@@ -48,7 +49,7 @@ def at_span(
         end_byte=end,
         quote=quote,
         grounding=grounding_of(origin),
-        page=page_of(page_starts, start) if page_starts else None,
-        end_page=page_of(page_starts, end - 1) if page_starts else None,
+        page=page,
+        end_page=end_page,
         text_origin=origin,
     )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ...errors import CitegraphError, RuntimeFailure
-from ...limits import DEFAULT_HOPS, DEFAULT_K
+from ...limits import DEFAULT_HOPS, DEFAULT_K, RELATIONS_LIMIT
 from .common import (
     DocArg,
     HomeOpt,
@@ -347,7 +347,7 @@ def relations(
     ] = None,
     limit: Annotated[
         int, typer.Option("--limit", min=1, help="List at most this many (stated ones first).")
-    ] = 1000,
+    ] = RELATIONS_LIMIT,
 ) -> None:
     """List the relations stored in a scope, each with the quote it was located at (its
     document, a PDF's page, the byte span), its polarity (affirmed/negated) and modality
