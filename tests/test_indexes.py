@@ -41,3 +41,44 @@ def test_ingest_reports_success_only_with_an_operational_index(workspace: Worksp
         "CALL db.idx.fulltext.queryNodes('Chunk', 'lighthouse') YIELD node RETURN node.id"
     )
     assert len(hits) == 1
+
+
+def test_indexes_another_writer_created_meanwhile_are_no_error(workspace: Workspace) -> None:
+    """Two commands opening a new scope at once both find its indexes missing; the second to
+    create one is refused by the store. That is the index being there, not a failed ingest
+    (seen: two `citegraph ingest` on a fresh home, one exiting 3 with "Attribute 'id' is
+    already indexed"). An index that is still missing after a refusal stays an error."""
+    from citegraph.store.queries.schema import LIST_INDEXES
+
+    graph = workspace.store.graph("citegraph:index_race")
+    graph.delete()
+    assert ensure_indexes(graph) > 0  # the other writer's
+
+    class SeenBeforeTheOtherWriter:
+        """The graph as this writer saw it: the first list of indexes from before the other
+        writer made them; everything after it as the store answers."""
+
+        def __init__(self) -> None:
+            self.stale = True
+
+        def query(self, cypher: str, params: dict[str, object] | None = None) -> list[list[object]]:
+            if cypher == LIST_INDEXES and self.stale:
+                self.stale = False
+                return []
+            return graph.query(cypher, params)
+
+    assert ensure_indexes(SeenBeforeTheOtherWriter()) == 0  # type: ignore[arg-type]
+    wait_for_indexes(graph, timeout_s=60)
+    assert set(index_states(graph).values()) == {"OPERATIONAL"}
+
+    class Refusing:
+        """A store that refuses the create and still lacks the index afterwards."""
+
+        def query(self, cypher: str, params: dict[str, object] | None = None) -> list[list[object]]:
+            if cypher == LIST_INDEXES:
+                return []
+            raise citegraph.StoreError("the graph store refused a write: out of memory")
+
+    with pytest.raises(citegraph.StoreError, match="out of memory"):
+        ensure_indexes(Refusing())  # type: ignore[arg-type]
+    graph.delete()

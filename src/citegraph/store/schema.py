@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from ..errors import ConfigError, IndexNotReady
+from ..errors import ConfigError, IndexNotReady, StoreError
 from .graph import GraphHandle
 from .queries.schema import (
     CREATE_EDGE,
@@ -55,6 +55,18 @@ def _existing(graph: GraphHandle) -> dict[tuple[str, str, str], str]:
     return found
 
 
+def _create(graph: GraphHandle, index: tuple[str, str, str], query: str) -> bool:
+    """Create `index`; False if another writer created it first (two commands opening a new
+    scope at once both find it missing, and the second CREATE is refused)."""
+    try:
+        graph.query(query)
+    except StoreError:
+        if index in _existing(graph):
+            return False
+        raise
+    return True
+
+
 def ensure_indexes(graph: GraphHandle) -> int:
     """Create the indexes the graph lacks; return how many were created."""
     existing = _existing(graph)
@@ -63,8 +75,7 @@ def ensure_indexes(graph: GraphHandle) -> int:
         if (label, prop, kind) in existing:
             continue
         template = {"FULLTEXT": CREATE_FULLTEXT, "EDGE": CREATE_EDGE}.get(kind, CREATE_RANGE)
-        graph.query(template.format(label=label, prop=prop))
-        created += 1
+        created += _create(graph, (label, prop, kind), template.format(label=label, prop=prop))
     return created
 
 
@@ -79,8 +90,9 @@ def ensure_vector_index(graph: GraphHandle, model: str, dimensions: int) -> int:
         )
     created = 0
     if VECTOR_INDEX not in _existing(graph):
-        graph.query(CREATE_VECTOR.format(dimensions=int(dimensions)))
-        created = 1
+        created = int(
+            _create(graph, VECTOR_INDEX, CREATE_VECTOR.format(dimensions=int(dimensions)))
+        )
     graph.query(SET_SCOPE_EMBEDDING, {"model": model, "dimensions": dimensions})
     return created
 
