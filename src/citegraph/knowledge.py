@@ -73,8 +73,10 @@ class ScopeKnowledge:
 
         self._prepare()
         return [
-            EntityIdentity(key, shown, kind, tuple(aliases or ()), int(count))
-            for key, shown, kind, aliases, count in self._entities.identities(normalise_name(name))
+            EntityIdentity(key, shown, kind, _aliases(aliases, stated), int(count))
+            for key, shown, kind, aliases, count, stated in self._entities.identities(
+                normalise_name(name)
+            )
         ]
 
     def impact(
@@ -300,3 +302,8 @@ def _direction(value: Direction | str) -> Direction:
     except ValueError:
         choices = ", ".join(d.value for d in Direction)
         raise UsageError(f"direction must be one of {choices}, not {value!r}") from None
+
+
+def _aliases(spellings: list[str] | None, stated: list[str] | None) -> tuple[str, ...]:
+    """An entity's own spellings, then the names a source says it is also called."""
+    return tuple(dict.fromkeys([*(spellings or ()), *(n for n in stated or () if n)]))

@@ -12,6 +12,7 @@ from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
 from ..values.proposals import ExtractionReport, Proposal
+from .acronyms import alias_relations
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
 from .cost import TokenBudget, count_tokens
 from .diagrams import diagram_relations, may_hold_diagrams
@@ -330,14 +331,16 @@ def _prose_relations(
     batch: _Batch,
     report: ExtractionReport,
 ) -> None:
-    """Relations stated in the chunk's sentences and table rows, grounded like any other."""
+    """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
+    grounded like any other."""
     verb = any_verb(chunk.text)
-    if not verb and "|" not in chunk.text:
-        return  # most chunks: no verb of the table, no table
+    if not verb and "|" not in chunk.text and "(" not in chunk.text:
+        return  # most chunks: no verb of the table, no table, no parenthesis
     known = Names(names)
     proposed = [
         *(sentence_relations(chunk.text, known, checked=True) if verb else ()),
         *table_relations(chunk.text, known),  # it looks for a table itself
+        *alias_relations(chunk.text),
     ]
     if proposed:
         proposal = Proposal(relations=tuple(proposed))

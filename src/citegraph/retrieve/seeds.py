@@ -10,6 +10,7 @@ from rapidfuzz import fuzz
 from ..extract.mentions import normalise_name
 from ..store.graph import GraphHandle
 from ..store.queries.retrieval import (
+    ALIASES_OF,
     ENTITIES_BY_NORM,
     ENTITIES_BY_PREFIX,
     ENTITIES_BY_TYPE,
@@ -29,7 +30,7 @@ MAX_GRAM_WORDS = 5
 class SeedEntity:
     key: str
     name: str
-    how: str  # "name", "close-spelling", "type"
+    how: str  # "name", "alias", "close-spelling", "type"
     matched: str = ""  # the words of the question that found it
 
 
@@ -48,10 +49,22 @@ def phrases(question: str) -> list[str]:
 
 
 def by_name(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:
+    """Stored names the question says, then what a source says they are also called
+    ("FAA" defined as "Federal Aviation Administration"), found by the same words."""
     if not grams:
         return []
     rows = graph.ro_query(ENTITIES_BY_NORM, {"norms": grams})
-    return [SeedEntity(key, name, "name", gram) for key, name, _type, gram in rows]
+    named = [SeedEntity(key, name, "name", gram) for key, name, _type, gram in rows]
+    if not named:
+        return named
+    matched = {s.key: s.matched for s in named}
+    aliases = graph.ro_query(ALIASES_OF, {"keys": list(matched)})
+    also = [
+        SeedEntity(key, name, "alias", matched[seed])
+        for seed, key, name in aliases
+        if key not in matched
+    ]
+    return named + list({s.key: s for s in also}.values())
 
 
 def by_close_spelling(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:

@@ -87,11 +87,15 @@ DELETE e
 RETURN count(e)
 """
 
-# Every identity a name can mean, most mentioned first.
+# Every identity a name can mean, most mentioned first, with the names a source says it is
+# also called (an acronym's definition, a remembered fact: `alias-of`, either way, not negated).
 IDENTITIES_BY_NORM = """
 MATCH (e:Entity {norm: $norm})
 OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(:Chunk)
-RETURN e.key, e.name, e.type, e.aliases, count(m) AS mentions
+WITH e, count(m) AS mentions
+OPTIONAL MATCH (e)-[r:RELATES {type: 'alias-of'}]-(o:Entity)
+WHERE coalesce(r.polarity, 'affirmed') = 'affirmed'
+RETURN e.key, e.name, e.type, e.aliases, mentions, collect(DISTINCT o.name)
 ORDER BY mentions DESC, e.key
 """
 

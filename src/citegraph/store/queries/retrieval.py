@@ -37,6 +37,15 @@ MATCH (e:Entity {norm: n})
 RETURN e.key, e.name, e.type, n
 """
 
+# The entities a source says the seeds are also called (an acronym's definition, a remembered
+# fact: `alias-of`, either way, not negated): the question's name means them too.
+ALIASES_OF = """
+UNWIND $keys AS k
+MATCH (:Entity {key: k})-[r:RELATES {type: 'alias-of'}]-(o:Entity)
+WHERE coalesce(r.polarity, 'affirmed') = 'affirmed'
+RETURN DISTINCT k, o.key, o.name
+"""
+
 ENTITIES_BY_PREFIX = """
 UNWIND $prefixes AS p
 MATCH (e:Entity)

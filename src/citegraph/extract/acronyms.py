@@ -1,0 +1,168 @@
+"""Acronyms a text defines: "the Federal Aviation Administration (FAA)", "FAA (Federal
+Aviation Administration)". A definition is the text's own statement that two names mean one
+thing, so it is kept as an `alias-of` relation (acronym to long form) whose quote is the
+definition itself, grounded like any other relation. Names are never made aliases because
+they look alike: only a definition located in the stored text (or a `remember` fact) does it.
+
+The long form is, first, the words whose initials spell the acronym ("limited liability
+company (LLC)"; "of", "and", "the" and the like may lie between them). Failing that, it is
+found as Schwartz and Hearst describe (PSB 2003): reading the acronym's letters and digits
+from the last, each is found in order, backwards, in the words before the parenthesis, the
+first one at the start of a word (not a stopword such as "the"); the long form starts at that
+word. It has at most min(letters + 5, 2 x letters) words and stays in the clause before the
+parenthesis. The acronym has 2 to 10 characters, starts with a capital and holds at least
+two; a plural's "s" ("PFDs") is no letter of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..text.words import STOPWORDS
+from ..values.proposals import RelationProposal
+
+ALIAS_OF = "alias-of"
+
+_ACRONYM = r"[A-Z][A-Za-z0-9&.\-]{1,9}"
+# "Long Form (SF)": the acronym alone in its parentheses.
+_SHORT_IN_PARENS = re.compile(r"\(\s*(" + _ACRONYM + r")\s*\)")
+# "SF (Long Form)": an acronym-shaped word, then words in parentheses.
+_LONG_IN_PARENS = re.compile(r"(?<![\w.-])(" + _ACRONYM + r")\s+\(([^()\n]{3,120})\)")
+# What ends the clause a long form may come from.
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]\n\"“”]\s|[;:()\[\]\n\"“”]")
+_WORD = re.compile(r"[^\W_][\w'’&-]*")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """An acronym and its long form as written; `start`..`end` is the definition's span
+    (character offsets in the text): both names and the parentheses between them."""
+
+    short: str
+    long: str
+    start: int
+    end: int
+
+
+def _acronym_shaped(word: str) -> bool:
+    letters = [c for c in word if c.isalnum()]
+    return 2 <= len(letters) <= 10 and sum(c.isupper() for c in word) >= 2
+
+
+def _minor(word: str) -> bool:
+    """A word a long form does not start with ("the", "of"; a lone letter such as the T of
+    "T cell receptor (TCR)" does, save "a")."""
+    lowered = word.lower()
+    return lowered in STOPWORDS and (len(lowered) > 1 or lowered == "a")
+
+
+def _letters(short: str) -> list[str]:
+    """The letters and digits an acronym spells, lowercased, a plural's "s" set aside."""
+    if len(short) > 2 and short.endswith("s") and short[-2].isupper():
+        short = short[:-1]
+    return [c.lower() for c in short if c.isalnum()]
+
+
+def _initials_start(wanted: list[str], words: list[re.Match[str]]) -> int | None:
+    """Where the words whose initials spell `wanted` start (minor words may lie between
+    them), reading back from the last word; None if they do not."""
+    index = len(wanted) - 1
+    for word in reversed(words):
+        initial = word.group()[0].lower()
+        minor = _minor(word.group())
+        if initial == wanted[index] and not (index == 0 and minor):
+            index -= 1
+            if index < 0:
+                return word.start()
+        elif not minor:
+            return None
+    return None
+
+
+def _long_form_start(short: str, words: list[re.Match[str]], text: str) -> int | None:
+    """Where the long form of `short` starts among `words` (matches in `text`, in order,
+    ending just before the parenthesis), or None when the letters cannot all be found."""
+    wanted = _letters(short)
+    if not words or not wanted:
+        return None
+    by_initials = _initials_start(wanted, words)
+    if by_initials is not None:
+        return by_initials
+    start, end = words[0].start(), words[-1].end()
+    # The first letter opens a word, and not a word like "the": "the Functioning of the
+    # European Union (TFEU)" reads on to "Treaty on the Functioning ...".
+    word_starts = {w.start() for w in words if not _minor(w.group())}
+    at = end - 1
+    for index in range(len(wanted) - 1, -1, -1):
+        letter = wanted[index]
+        while at >= start:
+            char = text[at].lower()
+            if char == letter and (index > 0 or at in word_starts):
+                break
+            at -= 1
+        if at < start:
+            return None
+        at -= 1
+    first = at + 1
+    return next(w.start() for w in reversed(words) if w.start() <= first)
+
+
+def _words_before(text: str, end: int, limit: int) -> list[re.Match[str]]:
+    """Up to `limit` words of the clause that ends at `end`, in order."""
+    begin = max(0, end - 400)
+    clause = begin
+    for stop in _CLAUSE_END.finditer(text, begin, end):
+        clause = stop.end()
+    return list(_WORD.finditer(text, clause, end))[-limit:]
+
+
+def _word_limit(short: str) -> int:
+    letters = len(_letters(short))
+    return min(letters + 5, 2 * letters)
+
+
+def definitions(text: str) -> list[Definition]:
+    """The acronym definitions of `text`, in order."""
+    if "(" not in text:
+        return []
+    found: list[Definition] = []
+    for match in _SHORT_IN_PARENS.finditer(text):
+        short = match.group(1).rstrip(".-")
+        if not _acronym_shaped(short):
+            continue
+        words = _words_before(text, match.start(), _word_limit(short))
+        if words and words[-1].group().rstrip(".") == short:
+            continue  # "FAA (FAA)"
+        begin = _long_form_start(short, words, text)
+        if begin is None:
+            continue
+        long = text[begin : words[-1].end()]
+        if len(_WORD.findall(long)) < 2 or short in long:
+            continue
+        found.append(Definition(short, long, begin, match.end()))
+    for match in _LONG_IN_PARENS.finditer(text):
+        short, inside = match.group(1).rstrip(".-"), match.group(2)
+        if not _acronym_shaped(short):
+            continue
+        # "G.R.C. (Gramophone Record Company, 1939-85)": the long form ends at a comma.
+        inside = re.split(r"[,;]", inside, maxsplit=1)[0]
+        words = list(_WORD.finditer(text, match.start(2), match.start(2) + len(inside)))
+        if not 2 <= len(words) <= _word_limit(short) or short in inside:
+            continue
+        begin = _long_form_start(short, words, text)
+        if begin != words[0].start():
+            continue  # the parenthesis says something else, not the acronym spelled out
+        long = text[begin : words[-1].end()]
+        found.append(Definition(short, long, match.start(1), match.end()))
+    found.sort(key=lambda d: d.start)
+    return found
+
+
+def alias_relations(text: str) -> list[RelationProposal]:
+    """Each acronym definition of `text` as an `alias-of` relation (acronym to long form)
+    quoting the definition, for grounding to locate."""
+    return [
+        RelationProposal(d.short, d.long, ALIAS_OF, text[d.start : d.end])
+        for d in definitions(text)
+    ]

@@ -1,0 +1,123 @@
+"""Aliases only where a source says so: an acronym the text defines ("the Federal Aviation
+Administration (FAA)") or a remembered `alias-of` fact; never two names that merely look alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from citegraph import EntityFact, Facts, Passage, RelationFact, Scope
+from citegraph.extract.acronyms import definitions
+
+
+@pytest.mark.parametrize(
+    ("text", "short", "long"),
+    [
+        ("The Federal Aviation Administration (FAA) certifies pilots.", "FAA",
+         "Federal Aviation Administration"),
+        ("In 1958 the National Aeronautics and Space Administration (NASA) opened.", "NASA",
+         "National Aeronautics and Space Administration"),
+        ("GKE (Google Kubernetes Engine) runs the cluster.", "GKE", "Google Kubernetes Engine"),
+        ("It is a limited liability company (LLC) now.", "LLC", "limited liability company"),
+        ("the Treaty on the Functioning of the European Union (TFEU) says", "TFEU",
+         "Treaty on the Functioning of the European Union"),
+        ("the T cell receptor (TCR) binds", "TCR", "T cell receptor"),
+        ("the primary flight displays (PFDs) show", "PFDs", "primary flight displays"),
+        ("the Bank of England (BoE) sets rates", "BoE", "Bank of England"),
+        ("label switching uses Multi-Protocol Label Switching (MPLS) here", "MPLS",
+         "Multi-Protocol Label Switching"),
+        ("G.R.C. (Gramophone Record Company, 1939-85) pressed it", "G.R.C",
+         "Gramophone Record Company"),
+    ],
+)  # fmt: skip
+def test_an_acronym_and_its_long_form_are_read_from_the_definition(
+    text: str, short: str, long: str
+) -> None:
+    [found] = definitions(text)
+    assert (found.short, found.long) == (short, long)
+    quote = text[found.start : found.end]
+    assert quote.startswith((long, short)) and quote.endswith(")")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prices rose (ECB) last year.",  # the letters are not in the words before
+        "The service speaks gRPC (HTTP2) to the cart.",
+        "Snapshots are kept in Redis (RDB).",
+        "See the table (see below).",
+        "NASA (1958) was founded.",
+        "It said FAA (FAA) twice.",
+        "Kubernetes (K8S) runs it.",  # one word is no long form
+        "the agency. (FAA) came later",  # another clause
+        "No parenthesis at all here, FAA.",
+    ],
+)
+def test_parentheses_that_define_nothing_are_no_definition(text: str) -> None:
+    assert definitions(text) == []
+
+
+DEFINING = (
+    b"The Federal Aviation Administration (FAA) certifies pilots and writes the rules that "
+    b"airlines follow.\n"
+)
+LONG_FORM_ONLY = (
+    b"The Federal Aviation Administration inspects gliders every spring in Nevada.\n"
+)
+
+
+def test_a_defined_acronym_is_an_alias_of_its_long_form_with_the_definition_quoted(
+    scope: Scope,
+) -> None:
+    [result] = scope.ingest(DEFINING, name="faa.txt")
+    assert result.extraction is not None and result.extraction.dropped == {}
+    [alias] = [r for r in scope.relations() if r.type == "alias-of"]
+    assert (alias.source, alias.source_type) == ("FAA", "acronym")
+    assert (alias.target, alias.target_type) == ("Federal Aviation Administration", "name")
+    assert alias.quote == "Federal Aviation Administration (FAA)"
+    assert (alias.polarity, alias.modality, alias.citable) == ("affirmed", "actual", True)
+    stored = scope.stored_text(result.document.id)
+    assert stored[alias.start_byte : alias.end_byte].decode() == alias.quote
+    [acronym] = scope.entities("faa")
+    assert acronym.aliases == ("FAA", "Federal Aviation Administration")
+    [long] = scope.entities("Federal Aviation Administration")
+    assert long.aliases == ("Federal Aviation Administration", "FAA")
+
+
+def test_names_that_only_look_alike_are_no_aliases(scope: Scope) -> None:
+    scope.ingest(
+        b"The FAA met in May. The Federal Aviation Administration met in June.\n", name="x.txt"
+    )
+    assert [r for r in scope.relations() if r.type == "alias-of"] == []
+    [acronym] = scope.entities("FAA")
+    assert acronym.aliases == ("FAA",)
+
+
+def test_a_question_by_the_acronym_finds_the_long_form_by_name(scope: Scope) -> None:
+    scope.ingest(DEFINING, name="faa.txt")
+    scope.ingest(LONG_FORM_ONLY, name="gliders.txt")
+    for i in range(6):  # passages that share the question's other words, and no name
+        scope.ingest(f"Gliders fly in spring; inspection {i} found nothing.\n".encode(), name=f"{i}.txt")
+    evidence = scope.context("When does the FAA inspect gliders?")
+    assert "Federal Aviation Administration" in evidence.seeds
+    [gliders] = [i for i in evidence.items if i.document_name == "gliders.txt"]
+    assert "name" in gliders.retrievers  # found by the name itself, not only by a walk
+    # Without hops the alias is still read: it is a name the question says, not a walk.
+    flat = scope.context("When does the FAA inspect gliders?", hops=0)
+    assert any(i.document_name == "gliders.txt" and "name" in i.retrievers for i in flat.items)
+
+
+def test_a_remembered_alias_fact_is_an_alias(scope: Scope) -> None:
+    scope.remember(
+        "team glossary",
+        Facts(
+            entities=(EntityFact("checkout", "service"), EntityFact("CO", "service")),
+            relations=(RelationFact("CO", "checkout", "alias-of"),),
+        ),
+        [Passage("CO is what the on-call team calls checkout.", ("CO", "checkout"))],
+    )
+    # The passage is also read offline ("CO" an acronym there): each identity stays its own.
+    by_key = {e.key: e for e in scope.entities("CO")}
+    assert "checkout" in by_key["service:co"].aliases
+    assert by_key["acronym:co"].aliases == ("CO",)
+    [full] = [e for e in scope.entities("checkout") if e.key == "service:checkout"]
+    assert "CO" in full.aliases
