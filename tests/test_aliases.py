@@ -60,9 +60,7 @@ DEFINING = (
     b"The Federal Aviation Administration (FAA) certifies pilots and writes the rules that "
     b"airlines follow.\n"
 )
-LONG_FORM_ONLY = (
-    b"The Federal Aviation Administration inspects gliders every spring in Nevada.\n"
-)
+LONG_FORM_ONLY = b"The Federal Aviation Administration inspects gliders every spring in Nevada.\n"
 
 
 def test_a_defined_acronym_is_an_alias_of_its_long_form_with_the_definition_quoted(
@@ -96,7 +94,8 @@ def test_a_question_by_the_acronym_finds_the_long_form_by_name(scope: Scope) -> 
     scope.ingest(DEFINING, name="faa.txt")
     scope.ingest(LONG_FORM_ONLY, name="gliders.txt")
     for i in range(6):  # passages that share the question's other words, and no name
-        scope.ingest(f"Gliders fly in spring; inspection {i} found nothing.\n".encode(), name=f"{i}.txt")
+        other = f"Gliders fly in spring; inspection {i} found nothing.\n"
+        scope.ingest(other.encode(), name=f"{i}.txt")
     evidence = scope.context("When does the FAA inspect gliders?")
     assert "Federal Aviation Administration" in evidence.seeds
     [gliders] = [i for i in evidence.items if i.document_name == "gliders.txt"]

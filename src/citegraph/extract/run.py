@@ -334,13 +334,14 @@ def _prose_relations(
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other."""
     verb = any_verb(chunk.text)
-    if not verb and "|" not in chunk.text and "(" not in chunk.text:
-        return  # most chunks: no verb of the table, no table, no parenthesis
+    aliases = alias_relations(chunk.text)
+    if not verb and "|" not in chunk.text and not aliases:
+        return  # most chunks: no verb of the table, no table, no acronym defined
     known = Names(names)
     proposed = [
         *(sentence_relations(chunk.text, known, checked=True) if verb else ()),
         *table_relations(chunk.text, known),  # it looks for a table itself
-        *alias_relations(chunk.text),
+        *aliases,
     ]
     if proposed:
         proposal = Proposal(relations=tuple(proposed))

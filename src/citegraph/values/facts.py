@@ -52,6 +52,8 @@ class EntityIdentity:
     key: str
     name: str
     type: str
+    # Its own spellings, then the names a source says it is also called (an acronym's
+    # definition, a remembered `alias-of` fact), each the name of another entity.
     aliases: tuple[str, ...]
     mentions: int
 
