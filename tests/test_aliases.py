@@ -3,10 +3,15 @@ Administration (FAA)") or a remembered `alias-of` fact; never two names that mer
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from citegraph import EntityFact, Facts, Passage, RelationFact, Scope
 from citegraph.extract.acronyms import definitions
+
+from helpers import cli, env_with
 
 
 @pytest.mark.parametrize(
@@ -120,3 +125,21 @@ def test_a_remembered_alias_fact_is_an_alias(scope: Scope) -> None:
     assert by_key["acronym:co"].aliases == ("CO",)
     [full] = [e for e in scope.entities("checkout") if e.key == "service:checkout"]
     assert "CO" in full.aliases
+
+
+def test_the_entities_command_lists_identities_with_their_aliases(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (tmp_path / "faa.txt").write_bytes(DEFINING)
+    env = env_with(CITEGRAPH_STORE_LINGER="0")
+    ingested = cli("ingest", str(tmp_path / "faa.txt"), "--home", str(home), env=env)
+    assert ingested.returncode == 0, ingested.stderr
+    shown = cli("entities", "faa", "--home", str(home), env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert "acronym:faa" in shown.stdout and "also: Federal Aviation Administration" in shown.stdout
+    listed = cli("entities", "FAA", "--home", str(home), "--json", env=env)
+    [identity] = json.loads(listed.stdout)["identities"]
+    assert identity["aliases"] == ["FAA", "Federal Aviation Administration"]
+    unknown = cli("entities", "Nowhere Agency", "--home", str(home), env=env)
+    assert unknown.returncode == 1 and "no entity named 'Nowhere Agency'" in unknown.stderr
+    relations = cli("relations", "--entity", "FAA", "--home", str(home), env=env)
+    assert "FAA --alias-of--> Federal Aviation Administration" in relations.stdout

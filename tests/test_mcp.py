@@ -106,6 +106,9 @@ async def _conversation(home: Path) -> dict[str, Any]:
         seen["impact"] = _structured(
             await client.call_tool("graph_impact", {"entity": "payment-service"})
         )
+        seen["entities"] = _structured(
+            await client.call_tool("entities", {"name": "Payment-Service"})
+        )
         seen["paths"] = _structured(
             await client.call_tool(
                 "graph_paths", {"source": "checkout-service", "target": "payment-service"}
@@ -150,7 +153,7 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     tools = seen["tools"]
     tools_named = {
         "memory_context", "memory_remember", "answer", "check_answer", "relations",
-        "graph_impact", "graph_paths", "graph_query", "community_reports",
+        "graph_impact", "graph_paths", "graph_query", "community_reports", "entities",
     }  # fmt: skip
     assert set(tools) == tools_named
     # Nothing adopted here: no reports, said as such (and never citable).
@@ -195,6 +198,10 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     )  # fmt: skip
     assert hop["evidence"]["quote"] == CALLS and impact["policy"]["default"] is True
     assert seen["paths"]["paths"][0]["grade"] == "supported"
+    identities = seen["entities"]
+    assert identities["format"] == "citegraph-entities/1"
+    assert "service:payment-service" in [i["key"] for i in identities["identities"]]
+    assert "ambiguous" in tools["entities"].description
     assert seen["impact_b"]["status"] == "unknown"  # another scope holds nothing of it
     assert seen["impact_hops"].is_error is True
     closed_walk = seen["impact_closed"]

@@ -78,6 +78,11 @@ RELATIONS_DOC = """The relations stored (those touching `entity` when given), ea
 it was located at, its polarity (affirmed/negated) and modality (actual/hypothetical/planned).
 Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact."""
 
+ENTITIES_DOC = """Every entity a name can mean (case and spacing aside), most mentioned first: each
+with its `key` (type:name), type, mention count and aliases (its spellings, and names a source
+says it is also called, such as an acronym's definition). Several identities mean the name is
+ambiguous: pass the `key` of the one you mean to graph_impact or graph_paths; never assume."""
+
 REPORTS_DOC = """Community reports an adopted GraphRAG output brought (those about `entity` when
 given): that tool's summaries of groups of entities, in its words. Context only: never quote a
 report as evidence; cite the passages or relations it points to instead."""
@@ -198,6 +203,14 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
     ) -> dict[str, Any]:
         found = _guarded(workspace, lambda: open_scopes.get(scope).relations(entity))
         return wire(shapes.relations_shape(entity, found))
+
+    @server.tool(description=ENTITIES_DOC)
+    def entities(
+        name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
+        scope: ScopeArg = None,
+    ) -> dict[str, Any]:
+        found = _guarded(workspace, lambda: open_scopes.get(scope).entities(name))
+        return wire(shapes.entities_shape(name, found))
 
     @server.tool(description=REPORTS_DOC)
     def community_reports(

@@ -13,7 +13,18 @@ from ...limits import DEFAULT_WALK_HOPS, MAX_WALK_HOPS
 from ...service.shapes import wire
 from ...service.walk_shapes import impact_shape, paths_shape
 from ...values.paths import DEFAULT_WALK_POLICY, GradedPath, Unresolved, WalkPolicy
-from .common import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, app, escape, fail, open_workspace, out
+from .common import (
+    HomeOpt,
+    JsonOpt,
+    ScopeOpt,
+    UrlOpt,
+    app,
+    err,
+    escape,
+    fail,
+    open_workspace,
+    out,
+)
 
 # The name meant several entities, or none: nothing was walked.
 EXIT_NOT_WALKED = 1
@@ -171,3 +182,31 @@ def paths(
             _print_path(path, "  ")
     if result.status != "ok":
         raise typer.Exit(EXIT_NOT_WALKED)
+
+
+@app.command()
+def entities(
+    name: Annotated[str, typer.Argument(help="A name, as written in the documents.")],
+    scope: ScopeOpt = "default",
+    home: HomeOpt = None,
+    url: UrlOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every entity NAME can mean (case and spacing aside): its key (type:name, to pass to
+    impact or paths), type, mention count and aliases (its spellings, and the names a source
+    says it is also called: an acronym's definition, a remembered alias-of fact). Entities
+    are never merged on spelling: same name, another type is another entity."""
+    from ...service.shapes import entities_shape
+
+    with open_workspace(home, url) as ws:
+        found = ws.scope(scope).entities(name)
+    if as_json:
+        print(json.dumps(wire(entities_shape(name, found))))
+        return
+    if not found:  # said as what it is, with the exit code of an unknown name in impact
+        err.print(f"no entity named {escape(repr(name))} in scope {escape(repr(scope))}")
+        raise typer.Exit(EXIT_NOT_WALKED)
+    for e in found:
+        others = [a for a in e.aliases if a != e.name]
+        also = f"  also: {escape(', '.join(others))}" if others else ""
+        out.print(f"{escape(e.key)}  {escape(e.type)}  {e.mentions} mention(s){also}")
