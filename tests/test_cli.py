@@ -109,6 +109,34 @@ def test_help_teaches() -> None:
     assert "--origin-kind" in out and "--json" in out
 
 
+def test_the_list_of_commands_gives_each_one_line() -> None:
+    from citegraph.surfaces.cli.main import summary
+
+    for command in app.registered_commands:
+        assert command.short_help and "\n" not in command.short_help, command.name
+    # The first sentence; a long one cut at its colon, never inside parentheses.
+    assert summary("Ingest files.\nEach document is stored.") == "Ingest files."
+    long = "If NAME changes, what breaks: " + "every entity that depends on it " * 4
+    assert summary(long) == "If NAME changes, what breaks"
+    wrapped = "Run it on stdio (tools: a, b,\n" + "c, d, " * 20 + "e)."
+    assert summary(wrapped) == " ".join(wrapped.split())  # no colon outside parentheses
+
+
+def test_the_mcp_command_names_every_tool(tmp_path: Path) -> None:
+    import asyncio
+
+    import citegraph
+    from citegraph.surfaces.mcp import build_server
+
+    code, out, _ = _run("mcp", "--help")
+    text = " ".join(out.replace("│", " ").split())
+    with citegraph.open(tmp_path / "home") as ws:
+        names = [tool.name for tool in asyncio.run(build_server(ws, ["default"]).list_tools())]
+    assert code == 0 and len(names) >= 10
+    for name in names:
+        assert name in text, name
+
+
 def test_derived_text_origin_from_the_command_line(home: str, tmp_path: Path) -> None:
     text = tmp_path / "scan.txt"
     text.write_text("Text read off a scanned page.")

@@ -224,8 +224,8 @@ def mcp(
     text2cypher: Text2CypherOpt = False,
 ) -> None:
     """Run the MCP server on stdio (tools: memory_context, memory_remember, answer,
-    check_answer, relations, graph_impact, graph_paths, graph_query). Point an MCP client at
-    `citegraph mcp --scope NAME`."""
+    check_answer, relations, entities, community_reports, graph_impact, graph_paths,
+    graph_query). Point an MCP client at `citegraph mcp --scope NAME`."""
     from ..mcp import build_server
 
     with open_workspace(home, url, model, text2cypher) as ws:
