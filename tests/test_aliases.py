@@ -143,3 +143,21 @@ def test_the_entities_command_lists_identities_with_their_aliases(tmp_path: Path
     assert unknown.returncode == 1 and "no entity named 'Nowhere Agency'" in unknown.stderr
     relations = cli("relations", "--entity", "FAA", "--home", str(home), env=env)
     assert "FAA --alias-of--> Federal Aviation Administration" in relations.stdout
+
+
+def test_a_statement_a_chunk_makes_twice_is_one_relation(scope: Scope) -> None:
+    # Found by the web UI's edge audit: one verdict marked two relations at one span.
+    twice = (
+        b"We run Cloud Service Mesh (CSM) in every region. The checkoutservice calls the "
+        b"paymentservice.\n\nLater: Cloud Service Mesh (CSM) again. The checkoutservice calls "
+        b"the paymentservice.\n"
+    )
+    scope.ingest(twice, name="twice.md")
+    stated = [(r.source, r.type, r.target, r.start_byte) for r in scope.relations() if not r.weak]
+    assert sorted(stated) == sorted(set(stated))
+    assert [r for r in stated if r[1] == "alias-of"] == [
+        ("CSM", "alias-of", "Cloud Service Mesh", 7)
+    ]
+    assert [r[:3] for r in stated if r[1] == "calls"] == [
+        ("checkoutservice", "calls", "paymentservice")
+    ]

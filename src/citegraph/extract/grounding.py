@@ -60,6 +60,9 @@ def ground(
             located.add(key)
             rows.mentions.append(mention_row(key, entity.name, entity.type, chunk, document, match))
             report.mentions += 1
+    # A quote is located where the chunk first says it, so a statement the chunk makes twice
+    # ("Cloud Service Mesh (CSM)" in two paragraphs) is one relation, stored once.
+    kept: set[tuple[str, str, str, int]] = set()
     for relation in proposal.relations:
         evidence = locate_in(relation.quote, folded)
         if not isinstance(evidence, QuoteMatch):
@@ -98,6 +101,10 @@ def ground(
         if len(ends) < 2:
             report.drop(DropReason.ENDS_NOT_IN_QUOTE)
             continue
+        same = (ends[0][0], ends[1][0], relation.type, evidence.start_byte)
+        if same in kept:
+            continue
+        kept.add(same)
         for key, name, kind, at in ends:
             if key not in located:
                 located.add(key)
