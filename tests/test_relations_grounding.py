@@ -178,3 +178,24 @@ def test_one_call_for_several_chunks_grounds_each_item_in_its_own_chunk(tmp_path
             "RETURN e.type, c.ordinal ORDER BY c.ordinal"
         )
         assert [row[1] for row in rows if row[0] == "service"] == [0, 1]
+
+
+def test_a_relation_a_model_proposes_twice_is_stored_once(tmp_path: Path) -> None:
+    quote = "The checkout service calls the payment service to capture the card."
+    calls = {"source": "checkout service", "target": "payment service", "type": "calls",
+             "quote": quote}  # fmt: skip
+
+    def reply(messages: Sequence[Message]) -> str:
+        return json.dumps({"entities": [], "relations": [calls, dict(calls)]})
+
+    settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=140)
+    for per_call in (1, 3):
+        chat = ScriptedChat(reply)
+        with Workspace(settings, extractor=LLMExtractor(chat, chunks_per_call=per_call)) as ws:
+            scope = ws.scope(f"s{per_call}")
+            [result] = scope.ingest(TEXT, name="architecture.md")
+            assert result.extraction is not None and result.extraction.relations == 1
+            stated = [r for r in scope.relations() if not r.weak]
+            assert [(r.source, r.type, r.target) for r in stated] == [
+                ("checkout service", "calls", "payment service")
+            ]

@@ -37,12 +37,14 @@ def ground(
     known: Mapping[str, str] | None = None,
     mentioned: set[str] | None = None,
     fallback_type: str | None = None,
+    kept: set[tuple[str, str, str, int]] | None = None,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
     `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
     quote from another chunk or across a chunk boundary (cross-chunk) from one that is nowhere
     (not-in-source). `known`: types of names already found in the chunk (the offline layer),
-    `mentioned`: entity keys whose mention in this chunk is already stored."""
+    `mentioned`: entity keys whose mention in this chunk is already stored; `kept`: the
+    relations (ends, type, start byte) already kept from this chunk."""
     if proposal.unreadable:
         report.drop(DropReason.UNREADABLE_REPLY)
         return
@@ -62,7 +64,7 @@ def ground(
             report.mentions += 1
     # A quote is located where the chunk first says it, so a statement the chunk makes twice
     # ("Cloud Service Mesh (CSM)" in two paragraphs) is one relation, stored once.
-    kept: set[tuple[str, str, str, int]] = set()
+    kept = kept if kept is not None else set()
     for relation in proposal.relations:
         evidence = locate_in(relation.quote, folded)
         if not isinstance(evidence, QuoteMatch):
@@ -164,6 +166,7 @@ def ground_window(
         if not found:
             report.drop(DropReason.NOT_IN_SOURCE)
     types = {e.name: e.type for e in proposal.entities}
+    kept: dict[str, set[tuple[str, str, str, int]]] = {c.id: set() for c in chunks}
     joined = "".join(c.text for c in chunks)
     for relation in proposal.relations:
         home = next(
@@ -179,4 +182,16 @@ def ground_window(
             report.drop(DropReason.CROSS_CHUNK if elsewhere else DropReason.NOT_IN_SOURCE)
             continue
         single = Proposal(relations=(relation,))
-        ground(single, document, home, (), rows, relations, report, types, seen[home.id], UNTYPED)
+        ground(
+            single,
+            document,
+            home,
+            (),
+            rows,
+            relations,
+            report,
+            types,
+            seen[home.id],
+            UNTYPED,
+            kept[home.id],
+        )
