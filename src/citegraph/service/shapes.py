@@ -263,7 +263,10 @@ class IdentityOut(Wire):
     key: str = Field(description="type:name: the same name with another type is another entity.")
     name: str
     type: str
-    aliases: list[str]
+    aliases: list[str] = Field(
+        description="Its own spellings, then the names a source says it is also called (an "
+        "acronym's definition in the text, a remembered alias-of fact)."
+    )
     mentions: int
 
 
