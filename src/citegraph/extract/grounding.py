@@ -182,16 +182,6 @@ def ground_window(
             report.drop(DropReason.CROSS_CHUNK if elsewhere else DropReason.NOT_IN_SOURCE)
             continue
         single = Proposal(relations=(relation,))
-        ground(
-            single,
-            document,
-            home,
-            (),
-            rows,
-            relations,
-            report,
-            types,
-            seen[home.id],
-            UNTYPED,
-            kept[home.id],
-        )
+        chunk_kept = kept[home.id]
+        ground(single, document, home, (), rows, relations, report, types, seen[home.id], UNTYPED,
+               chunk_kept)  # fmt: skip
