@@ -161,3 +161,37 @@ def test_a_statement_a_chunk_makes_twice_is_one_relation(scope: Scope) -> None:
     assert [r[:3] for r in stated if r[1] == "calls"] == [
         ("checkoutservice", "calls", "paymentservice")
     ]
+
+
+def test_relations_are_listed_by_type_on_every_surface(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    import citegraph
+    from citegraph.surfaces.http import TokenFile, create_app
+
+    home = tmp_path / "home"
+    text = DEFINING + b"The checkoutservice calls the paymentservice for every order.\n"
+    with citegraph.open(home) as ws:
+        scope = ws.scope("t")
+        scope.ingest(text, name="mixed.txt")
+        every = {r.type for r in scope.relations()}
+        assert {"alias-of", "calls", "CO_MENTIONED"} <= every
+        for asked in ("alias-of", "calls"):
+            assert {r.type for r in scope.relations(relation_type=asked)} == {asked}
+        for shown in ("co-mentioned", "CO_MENTIONED"):
+            assert {r.type for r in scope.relations(relation_type=shown)} == {"CO_MENTIONED"}
+        assert scope.relations("FAA", relation_type="calls") == []
+        tokens = TokenFile(home.parent / "tokens.json")
+        auth = {"Authorization": f"Bearer {tokens.create(['t'], 'read')}"}
+        listed = TestClient(create_app(ws, tokens)).get(
+            "/v1/memory/relations", params={"scope": "t", "type": "alias-of"}, headers=auth
+        )
+        assert listed.status_code == 200, listed.text
+        assert listed.json()["relationType"] == "alias-of"
+        assert [r["type"] for r in listed.json()["relations"]] == ["alias-of"]
+    shown = cli("relations", "--type", "calls", "--home", str(home), "-s", "t")
+    assert shown.returncode == 0, shown.stderr
+    assert "checkoutservice --calls--> paymentservice" in shown.stdout
+    assert "alias-of" not in shown.stdout
+    none = cli("relations", "--type", "writes", "--home", str(home), "-s", "t")
+    assert "no relations of type writes in t" in " ".join(none.stderr.split())

@@ -40,9 +40,13 @@ class ScopeKnowledge:
         raise NotImplementedError
 
     def relations(
-        self, entity: str | None = None, limit: int = RELATIONS_LIMIT
+        self,
+        entity: str | None = None,
+        limit: int = RELATIONS_LIMIT,
+        relation_type: str | None = None,
     ) -> list[StoredRelation]:
-        """The relations stored here (those touching `entity`, by name, when given), each with
+        """The relations stored here (those touching `entity`, by name, and those of
+        `relation_type`, such as `calls`, `alias-of` or `co-mentioned`, when given), each with
         the quote it was located at, its polarity and modality; stated ones before co-mentions."""
         from .extract.mentions import normalise_name
         from .ingest.pdf import pages_of
@@ -63,7 +67,9 @@ class ScopeKnowledge:
                 quote, doc, chunk, start, end, origin or "", name, *pages(starts, start, end),
             )
             for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
-            chunk, start, end, origin, name, starts in self._entities.relations(norm, limit)
+            chunk, start, end, origin, name, starts in self._entities.relations(
+                norm, limit, relation_type
+            )
         ]  # fmt: skip
 
     def entities(self, name: str) -> list[EntityIdentity]:

@@ -243,6 +243,9 @@ class StoredRelationOut(Wire):
 class RelationsOut(Wire):
     format: Literal["citegraph-relations/1"] = "citegraph-relations/1"
     entity: str | None = Field(description="The name asked about; null: all relations.")
+    relation_type: str | None = Field(
+        default=None, description="The type asked about (calls, alias-of, ...); null: all."
+    )
     relations: list[StoredRelationOut]
     truncated: bool = Field(
         default=False, description="The listing stopped at its limit: there may be more."
@@ -250,10 +253,14 @@ class RelationsOut(Wire):
 
 
 def relations_shape(
-    entity: str | None, relations: list[StoredRelation], limit: int = RELATIONS_LIMIT
+    entity: str | None,
+    relations: list[StoredRelation],
+    limit: int = RELATIONS_LIMIT,
+    relation_type: str | None = None,
 ) -> RelationsOut:
     return RelationsOut(
         entity=entity,
+        relation_type=relation_type,
         relations=[StoredRelationOut(**asdict(r)) for r in relations],
         truncated=len(relations) >= limit,
     )

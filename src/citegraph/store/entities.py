@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .graph import GraphHandle
-from .queries.co_mentions import LIST_CO_MENTIONS, LIST_CO_MENTIONS_OF
+from .queries.co_mentions import CO_MENTIONED, LIST_CO_MENTIONS, LIST_CO_MENTIONS_OF
 from .queries.entities import (
     DROP_ORPHAN_ENTITIES,
     FORGET_CHUNK_MENTIONS,
@@ -36,6 +36,9 @@ _RELATION_FIELDS = (
     "a", "b", "type", "quote", "chunk_id", "document_id", "start_byte", "end_byte", "polarity",
     "modality", "a_start_byte", "a_end_byte", "b_start_byte", "b_end_byte",
 )  # fmt: skip
+
+# How a listing may name co-mentions: as shown, or as stores written before typed them.
+_CO_MENTION_NAMES = frozenset({"co-mentioned", "co_mentioned", "co-mention"})
 
 
 class EntityRepository:
@@ -89,11 +92,16 @@ class EntityRepository:
     def identities(self, norm: str) -> list[list[Any]]:
         return self.graph.ro_query(IDENTITIES_BY_NORM, {"norm": norm})
 
-    def relations(self, norm: str | None, limit: int) -> list[list[Any]]:
-        """Relations (of the entities named `norm`, or all), stated ones first, then
-        co-mentions, up to `limit`."""
-        rows = self.graph.ro_query(LIST_RELATIONS, {"norm": norm, "limit": limit})
-        if len(rows) < limit:
+    def relations(
+        self, norm: str | None, limit: int, relation_type: str | None = None
+    ) -> list[list[Any]]:
+        """Relations (of the entities named `norm`, or all; of `relation_type`, or every
+        type), stated ones first, then co-mentions, up to `limit`."""
+        if relation_type is not None and relation_type.casefold() in _CO_MENTION_NAMES:
+            relation_type = CO_MENTIONED  # as shown ("co-mentioned") or as stored before
+        params = {"norm": norm, "limit": limit, "type": relation_type}
+        rows = self.graph.ro_query(LIST_RELATIONS, params)
+        if relation_type in (None, CO_MENTIONED) and len(rows) < limit:
             query = LIST_CO_MENTIONS if norm is None else LIST_CO_MENTIONS_OF
             rows += self.graph.ro_query(query, {"norm": norm, "limit": limit - len(rows)})
         return rows

@@ -199,10 +199,17 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         entity: Annotated[
             str | None, Field(max_length=MAX_NAME, description="Only those touching this name.")
         ] = None,
+        relation_type: Annotated[
+            str | None,
+            Field(max_length=MAX_NAME, description="Only this type: calls, alias-of, ..."),
+        ] = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        found = _guarded(workspace, lambda: open_scopes.get(scope).relations(entity))
-        return wire(shapes.relations_shape(entity, found))
+        found = _guarded(
+            workspace,
+            lambda: open_scopes.get(scope).relations(entity, relation_type=relation_type),
+        )
+        return wire(shapes.relations_shape(entity, found, relation_type=relation_type))
 
     @server.tool(description=ENTITIES_DOC)
     def entities(

@@ -103,7 +103,7 @@ ORDER BY mentions DESC, e.key
 # Each with its document's name and page starts (a PDF's), looked up once the rows are cut.
 LIST_RELATIONS = """
 MATCH (a:Entity)-[r:RELATES]->(b:Entity)
-WHERE $norm IS NULL OR a.norm = $norm OR b.norm = $norm
+WHERE ($norm IS NULL OR a.norm = $norm OR b.norm = $norm) AND ($type IS NULL OR r.type = $type)
 WITH a, b, r
 ORDER BY r.weak, r.document_id, r.start_byte, a.name, b.name
 LIMIT $limit

@@ -348,16 +348,21 @@ def relations(
     limit: Annotated[
         int, typer.Option("--limit", min=1, help="List at most this many (stated ones first).")
     ] = RELATIONS_LIMIT,
+    relation_type: Annotated[
+        str | None,
+        typer.Option("--type", help="Only this type: calls, depends-on, alias-of, co-mentioned..."),
+    ] = None,
 ) -> None:
     """List the relations stored in a scope, each with the quote it was located at (its
     document, a PDF's page, the byte span), its polarity (affirmed/negated) and modality
     (actual/hypothetical/planned)."""
     with open_workspace(home, url) as ws:
-        found = ws.scope(scope).relations(entity, limit=limit)
+        found = ws.scope(scope).relations(entity, limit=limit, relation_type=relation_type)
     if as_json:
         from ...service import shapes
 
-        print_json(json.dumps(shapes.wire(shapes.relations_shape(entity, found, limit))))
+        shape = shapes.relations_shape(entity, found, limit, relation_type)
+        print_json(json.dumps(shapes.wire(shape)))
     else:
         for r in found:
             how = "co-mentioned" if r.weak else r.type
@@ -373,9 +378,9 @@ def relations(
                 out.print(f"    [italic]{escape(' '.join(r.quote.split()))}[/] [dim]({where}, "
                           f"bytes [{r.start_byte}, {r.end_byte}))[/]")  # fmt: skip
     if not found:
-        err.print(
-            f"no relations{' touching ' + escape(entity) if entity else ''} in {escape(scope)}"
-        )
+        of = f" of type {escape(relation_type)}" if relation_type else ""
+        touching = f" touching {escape(entity)}" if entity else ""
+        err.print(f"no relations{of}{touching} in {escape(scope)}")
     elif len(found) == limit:
         err.print(f"the first {limit} shown; there may be more (--limit)")
 

@@ -45,12 +45,17 @@ async def relations(
     token: Token,
     scope: ScopeQuery,
     entity: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME)] = None,
+    relation_type: Annotated[
+        str | None, Query(alias="type", min_length=1, max_length=MAX_NAME)
+    ] = None,
 ) -> b.RelationsResponse:
-    """The relations stored in a scope (those touching `entity` when given), each with the
-    quote it was located at, its polarity and modality; stated ones before co-mentions."""
+    """The relations stored in a scope (those touching `entity`, and those of `type`, such as
+    calls, alias-of or co-mentioned, when given), each with the quote it was located at, its
+    polarity and modality; stated ones before co-mentions."""
     target = service.scope(token, scope, Right.READ)
-    found = await service.guard.run(lambda: target.relations(entity))
-    return b.RelationsResponse.model_validate(s.wire(s.relations_shape(entity, found)))
+    found = await service.guard.run(lambda: target.relations(entity, relation_type=relation_type))
+    shape = s.relations_shape(entity, found, relation_type=relation_type)
+    return b.RelationsResponse.model_validate(s.wire(shape))
 
 
 @router.get("/entities", response_model=b.EntitiesResponse)
