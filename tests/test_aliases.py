@@ -86,6 +86,13 @@ def test_a_defined_acronym_is_an_alias_of_its_long_form_with_the_definition_quot
     assert long.aliases == ("Federal Aviation Administration", "FAA")
 
 
+def test_the_readers_of_aliases_read_the_type_extraction_writes() -> None:
+    from citegraph.extract.acronyms import ALIAS_OF
+    from citegraph.store.queries.entities import ALIAS_OF_E
+
+    assert f"type: '{ALIAS_OF}'" in ALIAS_OF_E
+
+
 def test_names_that_only_look_alike_are_no_aliases(scope: Scope) -> None:
     scope.ingest(
         b"The FAA met in May. The Federal Aviation Administration met in June.\n", name="x.txt"

@@ -182,6 +182,5 @@ def ground_window(
             report.drop(DropReason.CROSS_CHUNK if elsewhere else DropReason.NOT_IN_SOURCE)
             continue
         single = Proposal(relations=(relation,))
-        chunk_kept = kept[home.id]
-        ground(single, document, home, (), rows, relations, report, types, seen[home.id], UNTYPED,
-               chunk_kept)  # fmt: skip
+        ground(single, document, home, (), rows, relations, report, types, seen[home.id],
+               UNTYPED, kept[home.id])  # fmt: skip

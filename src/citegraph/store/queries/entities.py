@@ -87,14 +87,21 @@ DELETE e
 RETURN count(e)
 """
 
+# What makes `o` another name of `e`: a source says so (an acronym's definition, extract/
+# acronyms.py ALIAS_OF; a remembered fact), either way round, and not negated. Read by the
+# entities listing below and by the question's seeds (retrieval.py).
+ALIAS_OF_E = (
+    "(e)-[r:RELATES {type: 'alias-of'}]-(o:Entity) "
+    "WHERE coalesce(r.polarity, 'affirmed') = 'affirmed'"
+)
+
 # Every identity a name can mean, most mentioned first, with the names a source says it is
-# also called (an acronym's definition, a remembered fact: `alias-of`, either way, not negated).
-IDENTITIES_BY_NORM = """
-MATCH (e:Entity {norm: $norm})
+# also called.
+IDENTITIES_BY_NORM = f"""
+MATCH (e:Entity {{norm: $norm}})
 OPTIONAL MATCH (e)-[m:MENTIONED_IN]->(:Chunk)
 WITH e, count(m) AS mentions
-OPTIONAL MATCH (e)-[r:RELATES {type: 'alias-of'}]-(o:Entity)
-WHERE coalesce(r.polarity, 'affirmed') = 'affirmed'
+OPTIONAL MATCH {ALIAS_OF_E}
 RETURN e.key, e.name, e.type, e.aliases, mentions, collect(DISTINCT o.name)
 ORDER BY mentions DESC, e.key
 """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .entities import ALIAS_OF_E
+
 # -- used by retrieve/keywords.py
 # Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
 # so a small over-fetch keeps the count right without checking every hit.
@@ -37,12 +39,12 @@ MATCH (e:Entity {norm: n})
 RETURN e.key, e.name, e.type, n
 """
 
-# The entities a source says the seeds are also called (an acronym's definition, a remembered
-# fact: `alias-of`, either way, not negated): the question's name means them too.
-ALIASES_OF = """
+# The entities a source says the seeds are also called (entities.py ALIAS_OF_E): the
+# question's name means them too.
+ALIASES_OF = f"""
 UNWIND $keys AS k
-MATCH (:Entity {key: k})-[r:RELATES {type: 'alias-of'}]-(o:Entity)
-WHERE coalesce(r.polarity, 'affirmed') = 'affirmed'
+MATCH (e:Entity {{key: k}})
+MATCH {ALIAS_OF_E}
 RETURN DISTINCT k, o.key, o.name
 """
 
