@@ -1,7 +1,10 @@
-"""`LLMExtractor`: entities and relations proposed by a chat model, one call per chunk. The
-fixed instructions come first and the chunk last, so a provider can cache the prefix. The
-reply must be the JSON asked for (one code fence tolerated); anything else is an unreadable
-reply, counted, and proposes nothing. Nothing proposed is kept before grounding locates it."""
+"""`LLMExtractor`: entities and relations proposed by a chat model, one call per window of
+chunks. The fixed instructions come first and the chunk last, so a provider can cache the
+prefix. The reply must be the JSON asked for (one code fence tolerated); anything else is an
+unreadable reply, counted, and proposes nothing. Optionally (off by default), "gleaning": the
+same conversation goes on for more rounds, each asking for what the replies so far missed;
+each round is one more call, cached and counted like the first. Nothing proposed is kept
+before grounding locates it."""
 
 from __future__ import annotations
 
@@ -12,13 +15,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models.chat import ChatModel, ChatReply, Message
-from ..values.proposals import EntityProposal, Proposal, RelationProposal
+from ..values.proposals import EntityProposal, Proposal, RelationProposal, merged
 from .cost import prompt_tokens as count_prompt
 
 PROMPT_VERSION = "extract/1"
 GENERAL_TYPES = ("person", "organization", "place", "event", "work", "concept")
 ENGINEERING_TYPES = ("service", "datastore", "queue", "api", "setting", "team")
 ENGINEERING_RELATIONS = ("calls", "reads", "writes", "depends-on", "publishes", "consumes")
+GENERAL_RELATIONS = ("part-of", "located-in", "member-of", "works-for", "leads", "created")
+# The schemas `citegraph extract --schema` names: (entity types, relation types).
+SCHEMAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "engineering": (ENGINEERING_TYPES, ENGINEERING_RELATIONS),
+    "general": (GENERAL_TYPES, GENERAL_RELATIONS),
+}
 # Consecutive chunks of a document sent in one call (about 2,000 tokens with the default
 # 2,000-byte chunks): fewer calls, the fixed instructions paid once per window. Grounding
 # still places every name and quote in the one chunk that holds it.
@@ -37,11 +46,21 @@ Rules:
 Entity types: {entity_types}. Relation types: {relation_types}, or a short verb phrase.
 """
 
+# A gleaning round's question, after the model's last reply in the same conversation. Its
+# version is part of a gleaning reply's cache key.
+GLEAN_VERSION = "glean/1"
+GLEAN_PROMPT = """\
+Some entities and relations the passage states may be missing from your replies so far.
+Reply with JSON only, in the same form, holding only those not given yet (empty lists if
+none). The same rules hold: names and quotes copied word for word from the passage.
+"""
+
 
 class LLMExtractor:
     """Proposes entities and relations with `model`; `entity_types` and `relation_types` are
     the schema shown to it (engineering defaults: services, datastores, calls, reads...).
-    One call covers `chunks_per_call` consecutive chunks of a document."""
+    One call covers `chunks_per_call` consecutive chunks of a document; `gleanings` more
+    calls (0 by default) each ask, in the same conversation, for what was missed."""
 
     def __init__(
         self,
@@ -49,11 +68,15 @@ class LLMExtractor:
         entity_types: Sequence[str] = ENGINEERING_TYPES,
         relation_types: Sequence[str] = ENGINEERING_RELATIONS,
         chunks_per_call: int = CHUNKS_PER_CALL,
+        gleanings: int = 0,
     ):
         if chunks_per_call < 1:
             raise ValueError("chunks_per_call must be at least 1")
+        if gleanings < 0:
+            raise ValueError("gleanings must be 0 or more")
         self.model = model
         self.chunks_per_call = chunks_per_call
+        self.gleanings = gleanings
         self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
             "{relation_types}", ", ".join(relation_types)
         )
@@ -64,7 +87,9 @@ class LLMExtractor:
             if schema == (ENGINEERING_TYPES, ENGINEERING_RELATIONS)
             else (":" + hashlib.sha256(self._system.encode()).hexdigest()[:8])
         )
-        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}"
+        # Gleaning proposes more: another extractor, whose first replies are still cached.
+        glean = f"+{GLEAN_VERSION}x{gleanings}" if gleanings else ""
+        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}{glean}"
 
     def messages(self, text: str, title: str | None) -> list[Message]:
         heading = f"Title: {title}\n\n" if title else ""
@@ -87,6 +112,34 @@ class LLMExtractor:
     def ask(self, text: str, title: str | None) -> ChatReply:
         return self.model.complete(self.messages(text, title))
 
+    # -- gleaning: the conversation goes on, each round after the replies before it --------
+
+    def glean_messages(
+        self, text: str, title: str | None, earlier: Sequence[ChatReply]
+    ) -> list[Message]:
+        """The conversation of the gleaning round after the replies `earlier` (the first
+        call's, then each round's): each reply, then the question what it missed."""
+        messages = self.messages(text, title)
+        for reply in earlier:
+            messages += [Message("assistant", reply.text), Message("user", GLEAN_PROMPT)]
+        return messages
+
+    def glean_key(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> str:
+        """A gleaning reply depends on the first call's key and on every reply before it."""
+        material = json.dumps(
+            [GLEAN_VERSION, GLEAN_PROMPT, self.cache_key(text, title),
+             [hashlib.sha256(r.text.encode()).hexdigest() for r in earlier]]
+        )  # fmt: skip
+        return hashlib.sha256(material.encode()).hexdigest()
+
+    def glean_prompt_tokens(
+        self, text: str, title: str | None, earlier: Sequence[ChatReply]
+    ) -> int:
+        return count_prompt([m.content for m in self.glean_messages(text, title, earlier)])
+
+    def glean(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> ChatReply:
+        return self.model.complete(self.glean_messages(text, title, earlier))
+
     def read(self, reply: ChatReply, calls: int = 1) -> Proposal:
         """The proposal in a reply (`calls`: 0 for a reply taken from the cache)."""
         parsed = _parse(reply.text)
@@ -101,7 +154,14 @@ class LLMExtractor:
         )
 
     def propose(self, text: str, title: str | None = None) -> Proposal:
-        return self.read(self.ask(text, title))
+        """Ask, and glean `gleanings` rounds (no cache, no budget: extraction's runs
+        give those, extract/run.py)."""
+        replies = [self.ask(text, title)]
+        proposal = self.read(replies[0])
+        for _ in range(self.gleanings if not proposal.unreadable else 0):
+            replies.append(self.glean(text, title, replies))
+            proposal = merged(proposal, self.read(replies[-1]))
+        return proposal
 
 
 def _parse(

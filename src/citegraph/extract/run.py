@@ -3,15 +3,16 @@ that proposes them, relations), store what holds, and count what was dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol, cast, runtime_checkable
 
 from ..models.chat import ChatReply
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
-from ..values.proposals import ExtractionReport, Proposal
+from ..values.proposals import ExtractionReport, Proposal, merged
 from .acronyms import alias_relations
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
 from .cost import TokenBudget, count_tokens
@@ -58,6 +59,25 @@ class CachingExtractor(Protocol):
     def read(self, reply: ChatReply, calls: int = 1) -> Proposal: ...
 
 
+@runtime_checkable
+class GleaningExtractor(CachingExtractor, Protocol):
+    """A caching extractor that may ask again, in the same conversation, for what its
+    replies so far missed (`gleanings` rounds; `LLMExtractor`)."""
+
+    gleanings: int
+
+    def glean_key(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> str: ...
+    def glean_prompt_tokens(
+        self, text: str, title: str | None, earlier: Sequence[ChatReply]
+    ) -> int: ...
+    def glean(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> ChatReply: ...
+
+
+def gleanings(extractor: object) -> int:
+    """How many gleaning rounds follow each call of `extractor` (0 for most)."""
+    return max(0, int(getattr(extractor, "gleanings", 0) or 0))
+
+
 class ReplyCache(Protocol):
     def get_many(self, keys: list[str]) -> dict[str, ChatReply]: ...
     def put(self, key: str, reply: ChatReply, model: str) -> None: ...
@@ -83,6 +103,37 @@ class _OutOfBudget(Exception):
     pass
 
 
+def _reply(
+    key: str,
+    prompt: Callable[[], int],
+    ask: Callable[[], ChatReply],
+    model: str,
+    spending: Spending,
+    report: ExtractionReport,
+) -> tuple[ChatReply, int]:
+    """One call's reply, from the cache or asked within the budget (and then cached); with
+    the calls it cost (0 from the cache)."""
+    if spending.cache is not None:
+        cached = spending.cache.get_many([key]).get(key)
+        if cached is not None:
+            report.cached += 1
+            spending.cached += 1
+            return cached, 0
+    tokens = prompt()
+    if not spending.budget.admits(tokens):
+        raise _OutOfBudget
+    reply = ask()
+    spent_in = reply.input_tokens if reply.input_tokens is not None else tokens
+    spent_out = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
+    spending.budget.spend(spent_in + spent_out)
+    spending.calls += 1
+    spending.input_tokens += reply.input_tokens or 0
+    spending.output_tokens += reply.output_tokens or 0
+    if spending.cache is not None:
+        spending.cache.put(key, reply, model)
+    return reply, 1
+
+
 def _propose(
     extractor: ProposingExtractor,
     text: str,
@@ -92,26 +143,33 @@ def _propose(
 ) -> Proposal:
     if not isinstance(extractor, CachingExtractor):
         return extractor.propose(text, title)
-    key = extractor.cache_key(text, title)
-    if spending.cache is not None:
-        cached = spending.cache.get_many([key]).get(key)
-        if cached is not None:
-            report.cached += 1
-            spending.cached += 1
-            return extractor.read(cached, calls=0)
-    prompt = extractor.prompt_tokens(text, title)
-    if not spending.budget.admits(prompt):
-        raise _OutOfBudget
-    reply = extractor.ask(text, title)
-    spent_in = reply.input_tokens if reply.input_tokens is not None else prompt
-    spent_out = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
-    spending.budget.spend(spent_in + spent_out)
-    spending.calls += 1
-    spending.input_tokens += reply.input_tokens or 0
-    spending.output_tokens += reply.output_tokens or 0
-    if spending.cache is not None:
-        spending.cache.put(key, reply, extractor.name)
-    return extractor.read(reply)
+    reply, calls = _reply(
+        extractor.cache_key(text, title),
+        lambda: extractor.prompt_tokens(text, title),
+        lambda: extractor.ask(text, title),
+        extractor.name,
+        spending,
+        report,
+    )
+    proposal = extractor.read(reply, calls=calls)
+    rounds = gleanings(extractor) if isinstance(extractor, GleaningExtractor) else 0
+    if proposal.unreadable or not rounds:
+        return proposal  # nothing to glean after a reply that could not be read
+    assert isinstance(extractor, GleaningExtractor)
+    replies = [reply]
+    for _ in range(rounds):
+        earlier = list(replies)
+        reply, calls = _reply(
+            extractor.glean_key(text, title, earlier),
+            partial(extractor.glean_prompt_tokens, text, title, earlier),
+            partial(extractor.glean, text, title, earlier),
+            extractor.name,
+            spending,
+            report,
+        )
+        replies.append(reply)
+        proposal = merged(proposal, extractor.read(reply, calls=calls))
+    return proposal
 
 
 class _Batch:

@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..models.chat import ChatReply
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
+from ..store.extraction_cache import GraphExtractionCache
 from ..store.graph import GraphHandle
 from ..values.documents import Chunk, Document, IngestResult, IngestStatus
 from ..values.proposals import ExtractionEstimate, ExtractionRun
@@ -17,7 +19,7 @@ from ..values.proposals import ExtractionEstimate, ExtractionRun
 if TYPE_CHECKING:
     from ..extract.offline import Extractor
     from ..extract.prefetch import Prefetch
-    from ..extract.run import ProposingExtractor
+    from ..extract.run import GleaningExtractor, ProposingExtractor
     from ..models.embeddings import Embedder
 
 
@@ -42,7 +44,6 @@ def extract(
 ) -> list[IngestResult]:
     """Extract from the documents not yet extracted; results with their reports."""
     from ..extract.run import Spending, extract_documents, name_of
-    from ..store.extraction_cache import GraphExtractionCache
 
     pending = [r.document for r in results if not r.document.extracted]
     # Committed earlier but not extracted: an extraction was cut short, and what it stored
@@ -87,15 +88,18 @@ def estimate(
     graph: GraphHandle,
     extractor: Extractor | ProposingExtractor,
 ) -> ExtractionEstimate:
-    """Calls and prompt tokens extracting `documents` would spend; nothing is spent."""
-    from ..extract.run import CachingExtractor, chunks_per_call, name_of
-    from ..store.extraction_cache import GraphExtractionCache
+    """Calls and prompt tokens extracting `documents` would spend; nothing is spent. A
+    gleaning round's prompt also carries the replies before it: those are counted where
+    the cache holds them, and otherwise not (reply tokens are not estimated)."""
+    from ..extract.run import CachingExtractor, GleaningExtractor, chunks_per_call, name_of
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
     per_call = chunks_per_call(extractor)
+    glean = extractor if isinstance(extractor, GleaningExtractor) else None
     for document in documents:
-        texts = [chunk.text for chunk in chunks_of(document)]
+        # The chunks extraction reads: a PDF's running headers and footers are skipped.
+        texts = [chunk.text for chunk in chunks_of(document) if not chunk.furniture]
         chunks += len(texts)
         if not isinstance(extractor, CachingExtractor):
             continue
@@ -106,10 +110,46 @@ def estimate(
         for window, key in zip(windows, keys, strict=True):
             if key in known:
                 cached += 1
-                continue
-            calls += 1
-            tokens += extractor.prompt_tokens(window, document.title)
+            else:
+                calls += 1
+                tokens += extractor.prompt_tokens(window, document.title)
+            if glean is not None:
+                reply = known.get(key)
+                more_calls, more_cached, more_tokens = _gleaning_estimate(
+                    glean, window, document.title, reply, cache
+                )
+                calls, cached, tokens = (
+                    calls + more_calls,
+                    cached + more_cached,
+                    tokens + more_tokens,
+                )
     return ExtractionEstimate(name_of(extractor), len(documents), chunks, cached, calls, tokens)
+
+
+def _gleaning_estimate(
+    extractor: GleaningExtractor,
+    window: str,
+    title: str | None,
+    first: ChatReply | None,
+    cache: GraphExtractionCache,
+) -> tuple[int, int, int]:
+    """Calls, cached replies and prompt tokens of a window's gleaning rounds after its
+    first reply (`first`: None when it is not cached). A reply not made yet is counted as
+    empty in the prompts after it."""
+    calls = cached = tokens = 0
+    earlier = [first] if first is not None else [ChatReply("")]
+    known = first is not None  # every reply in `earlier` is the one the model gave
+    for _ in range(extractor.gleanings):
+        key = extractor.glean_key(window, title, earlier)
+        reply = cache.get_many([key]).get(key) if known else None
+        if reply is not None:
+            cached += 1
+        else:
+            calls += 1
+            tokens += extractor.glean_prompt_tokens(window, title, earlier)
+            known = False
+        earlier = [*earlier, reply if reply is not None else ChatReply("")]
+    return calls, cached, tokens
 
 
 def extract_again(
@@ -125,7 +165,6 @@ def extract_again(
     one document at a time, within a token budget."""
     from ..extract.cost import TokenBudget
     from ..extract.run import Spending, extract_documents, name_of
-    from ..store.extraction_cache import GraphExtractionCache
 
     spending = Spending(GraphExtractionCache(entities.graph), TokenBudget(max_tokens), on_chunk)
     reports = extract_documents(

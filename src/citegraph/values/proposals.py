@@ -33,6 +33,28 @@ class Proposal:
     input_tokens: int | None = None
     output_tokens: int | None = None
     unreadable: bool = False  # the model's reply was not the JSON asked for
+    # Gleaning rounds whose reply was not the JSON asked for: they added nothing (extract/llm.py).
+    unreadable_gleanings: int = 0
+
+
+def merged(first: Proposal, more: Proposal) -> Proposal:
+    """`first` with what a gleaning round proposed added (its cost too). An unreadable round
+    adds nothing but its count (grounding drops it as unreadable-reply); `first` stands."""
+
+    def total(a: int | None, b: int | None) -> int | None:
+        return None if a is None and b is None else (a or 0) + (b or 0)
+
+    return Proposal(
+        first.entities + (() if more.unreadable else more.entities),
+        first.relations + (() if more.unreadable else more.relations),
+        calls=first.calls + more.calls,
+        input_tokens=total(first.input_tokens, more.input_tokens),
+        output_tokens=total(first.output_tokens, more.output_tokens),
+        unreadable=first.unreadable,
+        unreadable_gleanings=first.unreadable_gleanings
+        + more.unreadable_gleanings
+        + int(more.unreadable),
+    )
 
 
 class DropReason(StrEnum):

@@ -35,10 +35,20 @@ def extract(
         str,
         typer.Option(
             "--schema",
-            help="Entity and relation types shown to the model: "
-            "engineering (services, datastores, calls...) or general.",
+            help="Entity and relation types shown to the model: engineering (services, "
+            "datastores; calls, reads, writes...) or general (people, places; part-of, "
+            "located-in...).",
         ),
     ] = "engineering",
+    gleanings: Annotated[
+        int,
+        typer.Option(
+            "--gleanings",
+            min=0,
+            help="With --llm: after each call, ask the model this many more times, in the same "
+            "conversation, for what it missed (each round one more call; 0 by default).",
+        ),
+    ] = 0,
     estimate: Annotated[
         bool,
         typer.Option(
@@ -77,16 +87,20 @@ def extract(
     with open_workspace(home, url, model) as ws:
         extractor = None
         if llm:
-            from ...extract.llm import ENGINEERING_TYPES, GENERAL_TYPES, LLMExtractor
+            from ...extract.llm import SCHEMAS, LLMExtractor
 
-            if schema not in ("engineering", "general"):
-                fail(f"--schema {schema}: engineering or general", 2)
+            if schema not in SCHEMAS:
+                fail(f"--schema {schema}: {' or '.join(SCHEMAS)}", 2)
             chat = ws.chat_model
             if chat is None:
                 fail("--llm needs a chat model: set CITEGRAPH_CHAT_MODEL and "
                      "CITEGRAPH_CHAT_BASE_URL, or pass --model", 2)  # fmt: skip
-            types = ENGINEERING_TYPES if schema == "engineering" else GENERAL_TYPES
-            extractor = LLMExtractor(chat, entity_types=types)
+            types, relation_types = SCHEMAS[schema]
+            extractor = LLMExtractor(
+                chat, entity_types=types, relation_types=relation_types, gleanings=gleanings
+            )
+        elif gleanings:
+            fail("--gleanings asks a chat model again: it needs --llm", 2)
         target = ws.scope(scope)
         try:
             if estimate:
