@@ -328,6 +328,9 @@ class DocumentOut(Wire):
     title: str | None
     origin: TextOriginOut | None
     extracted: bool = Field(description="Entities found; false until an ingest finishes it.")
+    extracted_with: str | None = Field(
+        description="What extracted it: offline, or llm:<model>:<prompt version>..."
+    )
     embedded_with: str | None
 
 
@@ -345,6 +348,7 @@ def document_shape(doc: Document) -> DocumentOut:
         title=doc.title,
         origin=TextOriginOut(**asdict(doc.origin)) if doc.origin else None,
         extracted=doc.extracted,
+        extracted_with=doc.extracted_with,
         embedded_with=doc.embedded_with,
     )
 
@@ -367,17 +371,51 @@ def chunk_shape(chunk: Chunk) -> ChunkOut:
     return ChunkOut(**asdict(chunk))
 
 
+class ExtractionOut(Wire):
+    """What extracting one document kept, dropped and cost, in the ingest that extracted it."""
+
+    mentions: int = Field(description="Names located in the stored text, and kept.")
+    relations: int = Field(
+        description="Relations kept: each quote located in one chunk and naming both ends."
+    )
+    dropped: dict[str, int] = Field(
+        description="What was proposed and not kept, by reason: not-in-source, cross-chunk, "
+        "ends-not-in-quote, too-long, unreadable-reply."
+    )
+    calls: int = Field(description="Chat calls made (0 for the offline extractor).")
+    input_tokens: int
+    output_tokens: int
+    cached: int = Field(description="Calls answered from the extraction cache, not made.")
+
+
 class IngestedOut(Wire):
     status: Literal["created", "replaced", "unchanged"]
     document: DocumentOut
     warnings: list[str]
+    extraction: ExtractionOut | None = Field(
+        None,
+        description="Null when this ingest extracted nothing from the document (unchanged "
+        "bytes, or extraction off).",
+    )
 
 
 def ingested_shape(result: IngestResult) -> IngestedOut:
+    report = result.extraction
     return IngestedOut(
         status=result.status.value,
         document=document_shape(result.document),
         warnings=list(result.warnings),
+        extraction=None
+        if report is None
+        else ExtractionOut(
+            mentions=report.mentions,
+            relations=report.relations,
+            dropped=dict(sorted(report.dropped.items())),
+            calls=report.calls,
+            input_tokens=report.input_tokens,
+            output_tokens=report.output_tokens,
+            cached=report.cached,
+        ),
     )
 
 

@@ -28,6 +28,7 @@ from .common import (
     page_label,
     print_json,
 )
+from .extraction import extraction_said
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
     from ...ingest.pipeline import ParsedDocument
@@ -142,22 +143,26 @@ def ingest(
         )
     else:
         table = Table(title=f"ingested into scope {escape(scope)!s}")
-        for column in ("document", "status", "bytes", "chunks", "pages"):
-            table.add_column(
-                column, justify="right" if column in ("bytes", "chunks", "pages") else "left"
-            )
+        numbers = ("bytes", "chunks", "pages", "mentions", "relations")
+        for column in ("document", "status", *numbers):
+            table.add_column(column, justify="right" if column in numbers else "left")
         for r in results:
-            d = r.document
+            d, x = r.document, r.extraction
             table.add_row(
                 escape(d.name),
                 r.status.value,
                 f"{d.size_bytes:,}",
                 str(d.chunk_count),
                 str(d.page_count or ""),
+                str(x.mentions) if x is not None else "",
+                str(x.relations) if x is not None else "",
             )
         for name, _message in failures:
-            table.add_row(escape(name), "[red]error[/]", "", "", "")
+            table.add_row(escape(name), "[red]error[/]", "", "", "", "", "")
         out.print(table)
+        said = extraction_said([r.extraction for r in results if r.extraction is not None])
+        if said:
+            out.print(said)
         for r in results:
             for warning in r.warnings:
                 err.print(f"[yellow]warning:[/] {escape(warning)}")

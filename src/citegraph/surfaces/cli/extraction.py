@@ -4,12 +4,14 @@ estimate before spending and a hard token budget."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Annotated
 
 import typer
 
 from ...errors import CitegraphError
+from ...values.proposals import ExtractionReport
 from .common import HomeOpt, JsonOpt, ScopeOpt, UrlOpt, app, err, escape, fail, open_workspace, out
 
 # The run stopped at its token budget: what was done is stored, the rest is left.
@@ -131,13 +133,43 @@ def extract(
     if as_json:
         print(json.dumps(asdict(run)))
     else:
-        dropped = ", ".join(f"{k} {v}" for k, v in sorted(run.dropped.items())) or "none"
         out.print(
-            f"{escape(run.extractor)}: {run.documents} document(s) extracted, {run.mentions} "
-            f"mention(s), {run.relations} relation(s); {run.calls} call(s), "
-            f"{run.input_tokens + run.output_tokens} tokens, {run.cached} answered from the "
-            f"cache; dropped: {dropped}"
-        )
+            f"{escape(run.extractor)}: {run.documents} document(s) extracted, "
+            + _kept_and_spent(run.mentions, run.relations, run.dropped, run.calls,
+                              run.input_tokens + run.output_tokens, run.cached)
+        )  # fmt: skip
     if run.stopped is not None:
         err.print(f"[yellow]stopped:[/] {escape(run.stopped)}; {run.left} document(s) left")
         raise typer.Exit(EXIT_BUDGET)
+
+
+def _kept_and_spent(
+    mentions: int, relations: int, dropped: dict[str, int], calls: int, tokens: int, cached: int
+) -> str:
+    said = ", ".join(f"{k} {v}" for k, v in sorted(dropped.items())) or "none"
+    # Offline, nothing is spent: no call figures to read past.
+    spent = (
+        f"; {calls} call(s), {tokens} tokens, {cached} answered from the cache"
+        if calls or cached
+        else ""
+    )
+    return f"{mentions} mention(s), {relations} relation(s){spent}; dropped: {escape(said)}"
+
+
+def extraction_said(reports: Sequence[ExtractionReport]) -> str | None:
+    """One line for what an ingest's extraction kept, dropped and cost (None: it extracted
+    nothing)."""
+    if not reports:
+        return None
+    dropped: dict[str, int] = {}
+    for report in reports:
+        for reason, count in report.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + count
+    return f"extracted from {len(reports)} document(s): " + _kept_and_spent(
+        sum(r.mentions for r in reports),
+        sum(r.relations for r in reports),
+        dropped,
+        sum(r.calls for r in reports),
+        sum(r.input_tokens + r.output_tokens for r in reports),
+        sum(r.cached for r in reports),
+    )
