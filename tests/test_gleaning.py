@@ -237,3 +237,18 @@ def test_propose_alone_gleans_too() -> None:
     assert (proposal.calls, len(chat.calls)) == (2, 2)
     assert sorted(r.type for r in proposal.relations) == ["calls", "calls", "reads"]
     assert not proposal.unreadable and proposal.unreadable_gleanings == 0
+
+
+def test_the_estimate_counts_once_what_one_run_sends_twice(workspace: Workspace) -> None:
+    """The same bytes in two documents: the run asks once and takes the second reply from
+    the cache; the estimate said two calls (376 where 142 were made on 64 files holding four
+    copies of each SQuAD article)."""
+    scope = workspace.scope("s")
+    scope.ingest_many([("a.md", TEXT), ("b.md", TEXT)])
+    chat = _model()
+    extractor = LLMExtractor(chat, gleanings=1)
+    estimate = scope.extraction_estimate(extractor)
+    assert (estimate.documents, estimate.calls, estimate.cached) == (2, 2, 2)
+    run = scope.extract(extractor)
+    assert (run.calls, run.cached) == (estimate.calls, estimate.cached) == (2, 2)
+    assert len(chat.calls) == 2

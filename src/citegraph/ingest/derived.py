@@ -95,6 +95,7 @@ def estimate(
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
+    planned: set[str] = set()  # the first calls' keys counted so far
     per_call = chunks_per_call(extractor)
     glean = extractor if isinstance(extractor, GleaningExtractor) else None
     for document in documents:
@@ -108,6 +109,12 @@ def estimate(
         keys = [extractor.cache_key(w, document.title) for w in windows]
         known = cache.get_many(keys)  # one query per document
         for window, key in zip(windows, keys, strict=True):
+            if key in planned:
+                # Sent earlier in this run (the same bytes in another document): its reply,
+                # and its gleaning rounds', will be in the cache by then.
+                cached += 1 + (glean.gleanings if glean is not None else 0)
+                continue
+            planned.add(key)
             if key in known:
                 cached += 1
             else:
