@@ -18,8 +18,8 @@ from .values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
     from .adopt.model import AdoptReport
+    from .extract.calls import ProposingExtractor
     from .extract.offline import Extractor
-    from .extract.run import ProposingExtractor
     from .graphq.schema import SchemaCache
     from .models.chat import ChatModel
     from .store.documents import DocumentRepository

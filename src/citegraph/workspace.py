@@ -24,8 +24,8 @@ from .store.queries.schema import ANY_NODE
 from .store.registry import ScopeRegistry
 
 if TYPE_CHECKING:
+    from .extract.calls import ProposingExtractor
     from .extract.offline import Extractor
-    from .extract.run import ProposingExtractor
     from .store.move import MoveReport
 
 __all__ = ["Scope", "Workspace", "open", "validate_scope_name"]

@@ -54,8 +54,9 @@ def prompt_tokens(contents: list[str]) -> int:
 
 class TokenBudget:
     """A hard limit on the tokens extraction spends (prompt and reply). A call is made only
-    when its prompt and a reply allowance fit in what is left, so the limit is not passed
-    by more than one reply's excess over the allowance."""
+    when its prompt and a reply allowance fit in what is left (less what calls in flight
+    have reserved), so the limit is not passed by more than the replies' excess over their
+    allowance."""
 
     def __init__(self, max_tokens: int | None, reply_allowance: int = REPLY_ALLOWANCE):
         if max_tokens is not None and max_tokens <= 0:
@@ -63,11 +64,23 @@ class TokenBudget:
         self.max_tokens = max_tokens
         self.reply_allowance = reply_allowance
         self.spent = 0
+        self.reserved = 0  # by calls asked ahead and not yet taken (extract/ahead.py)
 
     def admits(self, prompt: int) -> bool:
         if self.max_tokens is None:
             return True
-        return self.spent + prompt + self.reply_allowance <= self.max_tokens
+        return self.spent + self.reserved + prompt + self.reply_allowance <= self.max_tokens
+
+    def reserve(self, tokens: int) -> bool:
+        """Hold `tokens` (a prompt and its reply allowance) for a call about to be sent;
+        False, holding nothing, when they do not fit."""
+        if self.max_tokens is not None and self.spent + self.reserved + tokens > self.max_tokens:
+            return False
+        self.reserved += tokens
+        return True
+
+    def release(self, tokens: int) -> None:
+        self.reserved -= tokens
 
     def spend(self, tokens: int) -> None:
         self.spent += tokens

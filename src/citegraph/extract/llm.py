@@ -60,7 +60,8 @@ class LLMExtractor:
     """Proposes entities and relations with `model`; `entity_types` and `relation_types` are
     the schema shown to it (engineering defaults: services, datastores, calls, reads...).
     One call covers `chunks_per_call` consecutive chunks of a document; `gleanings` more
-    calls (0 by default) each ask, in the same conversation, for what was missed."""
+    calls (0 by default) each ask, in the same conversation, for what was missed. Up to
+    `concurrency` calls are in flight at once (extract/ahead.py; 1: one after another)."""
 
     def __init__(
         self,
@@ -69,14 +70,18 @@ class LLMExtractor:
         relation_types: Sequence[str] = ENGINEERING_RELATIONS,
         chunks_per_call: int = CHUNKS_PER_CALL,
         gleanings: int = 0,
+        concurrency: int = 1,
     ):
         if chunks_per_call < 1:
             raise ValueError("chunks_per_call must be at least 1")
         if gleanings < 0:
             raise ValueError("gleanings must be 0 or more")
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
         self.model = model
         self.chunks_per_call = chunks_per_call
         self.gleanings = gleanings
+        self.concurrency = concurrency  # how it is called, not what it proposes: not in name
         self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
             "{relation_types}", ", ".join(relation_types)
         )

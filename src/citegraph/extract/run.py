@@ -3,19 +3,25 @@ that proposes them, relations), store what holds, and count what was dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import partial
-from typing import Any, Protocol, cast, runtime_checkable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
-from ..models.chat import ChatReply
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
-from ..values.proposals import ExtractionReport, Proposal, merged
+from ..values.proposals import ExtractionReport, Proposal
 from .acronyms import alias_relations
+from .ahead import AskAhead
+from .calls import (
+    CachingExtractor,
+    OutOfBudget,
+    ProposingExtractor,
+    Spending,
+    concurrency,
+    propose,
+)
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
-from .cost import TokenBudget, count_tokens
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
@@ -33,143 +39,6 @@ _FLUSH_ROWS = 1_000
 # Rows read ahead (prefetch.py) are handed to an idle writer once there are this many, rather
 # than held until a full flush: the store writes them while the rest are read.
 _EAGER_ROWS = 100
-
-
-@runtime_checkable
-class ProposingExtractor(Protocol):
-    """Proposes entities and relations for a chunk (`LLMExtractor`); grounding keeps what is
-    located in the chunk's stored bytes."""
-
-    name: str
-
-    def propose(self, text: str, title: str | None = None) -> Proposal: ...
-
-
-@runtime_checkable
-class CachingExtractor(Protocol):
-    """A proposing extractor whose calls can be cached, counted before they are made and
-    held to a budget (`LLMExtractor`)."""
-
-    name: str
-
-    def propose(self, text: str, title: str | None = None) -> Proposal: ...
-    def cache_key(self, text: str, title: str | None) -> str: ...
-    def prompt_tokens(self, text: str, title: str | None) -> int: ...
-    def ask(self, text: str, title: str | None) -> ChatReply: ...
-    def read(self, reply: ChatReply, calls: int = 1) -> Proposal: ...
-
-
-@runtime_checkable
-class GleaningExtractor(CachingExtractor, Protocol):
-    """A caching extractor that may ask again, in the same conversation, for what its
-    replies so far missed (`gleanings` rounds; `LLMExtractor`)."""
-
-    gleanings: int
-
-    def glean_key(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> str: ...
-    def glean_prompt_tokens(
-        self, text: str, title: str | None, earlier: Sequence[ChatReply]
-    ) -> int: ...
-    def glean(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> ChatReply: ...
-
-
-def gleanings(extractor: object) -> int:
-    """How many gleaning rounds follow each call of `extractor` (0 for most)."""
-    return max(0, int(getattr(extractor, "gleanings", 0) or 0))
-
-
-class ReplyCache(Protocol):
-    def get_many(self, keys: list[str]) -> dict[str, ChatReply]: ...
-    def put(self, key: str, reply: ChatReply, model: str) -> None: ...
-
-
-@dataclass
-class Spending:
-    """What model extraction may spend and reuse: a reply cache, a token budget, and a
-    callback per chunk done (a progress bar). `stopped` says why a run ended early."""
-
-    cache: ReplyCache | None = None
-    budget: TokenBudget = field(default_factory=lambda: TokenBudget(None))
-    on_chunk: Callable[[int], None] | None = None  # the chunk's size in bytes
-    stopped: str | None = None
-    # What the run spent, documents left unfinished included.
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached: int = 0
-
-
-class _OutOfBudget(Exception):
-    pass
-
-
-def _reply(
-    key: str,
-    prompt: Callable[[], int],
-    ask: Callable[[], ChatReply],
-    model: str,
-    spending: Spending,
-    report: ExtractionReport,
-) -> tuple[ChatReply, int]:
-    """One call's reply, from the cache or asked within the budget (and then cached); with
-    the calls it cost (0 from the cache)."""
-    if spending.cache is not None:
-        cached = spending.cache.get_many([key]).get(key)
-        if cached is not None:
-            report.cached += 1
-            spending.cached += 1
-            return cached, 0
-    tokens = prompt()
-    if not spending.budget.admits(tokens):
-        raise _OutOfBudget
-    reply = ask()
-    spent_in = reply.input_tokens if reply.input_tokens is not None else tokens
-    spent_out = reply.output_tokens if reply.output_tokens is not None else count_tokens(reply.text)
-    spending.budget.spend(spent_in + spent_out)
-    spending.calls += 1
-    spending.input_tokens += reply.input_tokens or 0
-    spending.output_tokens += reply.output_tokens or 0
-    if spending.cache is not None:
-        spending.cache.put(key, reply, model)
-    return reply, 1
-
-
-def _propose(
-    extractor: ProposingExtractor,
-    text: str,
-    title: str | None,
-    spending: Spending,
-    report: ExtractionReport,
-) -> Proposal:
-    if not isinstance(extractor, CachingExtractor):
-        return extractor.propose(text, title)
-    reply, calls = _reply(
-        extractor.cache_key(text, title),
-        lambda: extractor.prompt_tokens(text, title),
-        lambda: extractor.ask(text, title),
-        extractor.name,
-        spending,
-        report,
-    )
-    proposal = extractor.read(reply, calls=calls)
-    rounds = gleanings(extractor) if isinstance(extractor, GleaningExtractor) else 0
-    if proposal.unreadable or not rounds:
-        return proposal  # nothing to glean after a reply that could not be read
-    assert isinstance(extractor, GleaningExtractor)
-    replies = [reply]
-    for _ in range(rounds):
-        earlier = list(replies)
-        reply, calls = _reply(
-            extractor.glean_key(text, title, earlier),
-            partial(extractor.glean_prompt_tokens, text, title, earlier),
-            partial(extractor.glean, text, title, earlier),
-            extractor.name,
-            spending,
-            report,
-        )
-        replies.append(reply)
-        proposal = merged(proposal, extractor.read(reply, calls=calls))
-    return proposal
 
 
 class _Batch:
@@ -222,6 +91,8 @@ def extract_documents(
     spending = spending if spending is not None else Spending()
     batch = _Batch()
     reports: dict[str, ExtractionReport] = {}
+    if isinstance(extractor, CachingExtractor) and concurrency(extractor) > 1:
+        spending.ahead = AskAhead(extractor, concurrency(extractor), spending)
     writes = BackgroundWrites(entities)
     try:
         try:
@@ -243,7 +114,8 @@ def extract_documents(
                 reports[document.id] = _extract_one(
                     extractor, document, chunks_of, batch, writes, spending
                 )
-        except _OutOfBudget:
+        except OutOfBudget:
+            _stop_asking(spending)  # the replies in flight count as spent
             spending.stopped = (
                 f"the token budget ({spending.budget.max_tokens}) would be passed by the next "
                 f"call; {spending.budget.spent} tokens spent"
@@ -252,10 +124,18 @@ def extract_documents(
     except BaseException:
         writes.close(quiet=True)
         raise
+    finally:
+        _stop_asking(spending)
     writes.close()
     if reports:
         docs.mark_extracted(list(reports), name_of(extractor))
     return reports
+
+
+def _stop_asking(spending: Spending) -> None:
+    if spending.ahead is not None:
+        spending.ahead.close()
+        spending.ahead = None
 
 
 def read_offline(
@@ -348,7 +228,7 @@ def _extract_one(
             return
         assert isinstance(extractor, ProposingExtractor)
         text = "".join(c.text for c in window)
-        proposal = _propose(extractor, text, document.title, spending, report)
+        proposal = propose(extractor, text, document.title, spending, report)
         report.calls += proposal.calls
         report.input_tokens += proposal.input_tokens or 0
         report.output_tokens += proposal.output_tokens or 0
@@ -356,7 +236,10 @@ def _extract_one(
         previous = window[-1].text
         window.clear()
 
-    for chunk in chunks_of(document):
+    chunks = chunks_of(document)
+    if proposing and spending.ahead is not None:  # the calls of the coming windows in flight
+        chunks = spending.ahead.chunks(chunks, per_call, document.title)
+    for chunk in chunks:
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)

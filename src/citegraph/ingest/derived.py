@@ -17,17 +17,18 @@ from ..values.documents import Chunk, Document, IngestResult, IngestStatus
 from ..values.proposals import ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
+    from ..extract.calls import GleaningExtractor, ProposingExtractor
     from ..extract.offline import Extractor
     from ..extract.prefetch import Prefetch
-    from ..extract.run import GleaningExtractor, ProposingExtractor
     from ..models.embeddings import Embedder
 
 
 def prefetch(extractor: Extractor | ProposingExtractor | None) -> Prefetch | None:
     """A reader of the offline extraction while documents are written (extract/prefetch.py);
     None for no extractor, or one that calls a model (its calls wait for the commit)."""
+    from ..extract.calls import ProposingExtractor
     from ..extract.prefetch import Prefetch
-    from ..extract.run import ProposingExtractor, read_offline
+    from ..extract.run import read_offline
 
     if extractor is None or isinstance(extractor, ProposingExtractor):
         return None
@@ -43,7 +44,8 @@ def extract(
     prefetched: Prefetch | None = None,
 ) -> list[IngestResult]:
     """Extract from the documents not yet extracted; results with their reports."""
-    from ..extract.run import Spending, extract_documents, name_of
+    from ..extract.calls import Spending
+    from ..extract.run import extract_documents, name_of
 
     pending = [r.document for r in results if not r.document.extracted]
     # Committed earlier but not extracted: an extraction was cut short, and what it stored
@@ -91,7 +93,8 @@ def estimate(
     """Calls and prompt tokens extracting `documents` would spend; nothing is spent. A
     gleaning round's prompt also carries the replies before it: those are counted where
     the cache holds them, and otherwise not (reply tokens are not estimated)."""
-    from ..extract.run import CachingExtractor, GleaningExtractor, chunks_per_call, name_of
+    from ..extract.calls import CachingExtractor, GleaningExtractor
+    from ..extract.run import chunks_per_call, name_of
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
@@ -170,8 +173,9 @@ def extract_again(
 ) -> ExtractionRun:
     """Extract `documents` with `extractor`, replacing what was extracted from them before,
     one document at a time, within a token budget."""
+    from ..extract.calls import Spending
     from ..extract.cost import TokenBudget
-    from ..extract.run import Spending, extract_documents, name_of
+    from ..extract.run import extract_documents, name_of
 
     spending = Spending(GraphExtractionCache(entities.graph), TokenBudget(max_tokens), on_chunk)
     reports = extract_documents(

@@ -1,7 +1,8 @@
 """`OpenAIStubServer`: an OpenAI-compatible `/v1/chat/completions` endpoint on loopback.
 
 It answers each POST from a script of `Exchange`s (status, body, delay), or from a function of
-the request's messages, and records every request. Point `OpenAIChat(base_url=server.url)`, or
+the request's messages (called as requests come, several at once when requests overlap, as
+a real server answers them), and records every request. Point `OpenAIChat(base_url=server.url)`, or
 `CITEGRAPH_CHAT_BASE_URL` for a citegraph in another process, at it:
 
     with OpenAIStubServer(lambda messages: '{"declined": "no evidence"}') as server:
@@ -65,11 +66,16 @@ class OpenAIStubServer:
     def _next(self, request: dict[str, Any]) -> Exchange:
         with self._lock:
             self.requests.append(request)
-            if self._respond is not None:
-                messages = request.get("messages", [])
-                reply = self._respond(messages)
-                counted = self._usage(messages, reply) if self._usage is not None else (31, 7)
-                return Exchange(200, completion(reply, usage=counted))
+            scripted = self._respond is None
+        if not scripted:
+            # Outside the lock, as a real server answers requests at once: a reply function
+            # (and `usage`) may be called from several threads together.
+            assert self._respond is not None
+            messages = request.get("messages", [])
+            reply = self._respond(messages)
+            counted = self._usage(messages, reply) if self._usage is not None else (31, 7)
+            return Exchange(200, completion(reply, usage=counted))
+        with self._lock:
             if not self._script:
                 return Exchange(500, json.dumps({"error": {"message": "the script is empty"}}))
             return self._script.pop(0)

@@ -51,6 +51,15 @@ def extract(
             "conversation, for what it missed (each round one more call; 0 by default).",
         ),
     ] = 0,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            "--concurrency",
+            min=1,
+            max=32,
+            help="With --llm: model calls in flight at once (replies still grounded in order).",
+        ),
+    ] = 4,
     estimate: Annotated[
         bool,
         typer.Option(
@@ -99,7 +108,11 @@ def extract(
                      "CITEGRAPH_CHAT_BASE_URL, or pass --model", 2)  # fmt: skip
             types, relation_types = SCHEMAS[schema]
             extractor = LLMExtractor(
-                chat, entity_types=types, relation_types=relation_types, gleanings=gleanings
+                chat,
+                entity_types=types,
+                relation_types=relation_types,
+                gleanings=gleanings,
+                concurrency=concurrency,
             )
         elif gleanings:
             fail("--gleanings asks a chat model again: it needs --llm", 2)

@@ -1,0 +1,110 @@
+"""Model calls asked ahead, so that a run waits for one reply at a time at most.
+
+A chat model answers in seconds, and one call per window of chunks, made one after the
+other, would make a large upload's extraction last as long as the sum of them. Here, as the
+chunks of a document are read, the first call of each coming window is sent on a worker
+thread (at most `concurrency` at once); extraction still takes each reply in order, grounds
+it and writes what holds, exactly as it would have without (calls.py takes a reply asked
+ahead where it would have asked). Nothing but the model is called from the workers.
+
+Bounds: at most `2 x concurrency` replies are asked and not yet taken, and a reader holds the
+chunks of that many windows. The budget holds: each call asked ahead reserves its prompt and
+a reply allowance first, and a call that does not fit is not asked ahead (the run then stops
+where it would have). Replies that came back but were not taken (the run stopped, or failed)
+are cached on closing: they were paid for, and the next run takes them from the cache.
+Gleaning rounds, which depend on the reply before them, are asked when their turn comes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+
+from ..models.chat import ChatReply
+from ..values.documents import Chunk
+from .calls import CachingExtractor, Spending, paid
+
+
+class AskAhead:
+    def __init__(self, extractor: CachingExtractor, concurrency: int, spending: Spending):
+        self._extractor = extractor
+        self._spending = spending
+        self._budget = spending.budget
+        self._cache = spending.cache
+        self._limit = 2 * concurrency  # asked and not yet taken
+        self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="citegraph-ask")
+        self._waiting: deque[tuple[str, str, str | None]] = deque()  # (key, text, title)
+        # key -> (the reply, the tokens reserved, the window's text and title)
+        self._asked: dict[str, tuple[Future[ChatReply], int, str, str | None]] = {}
+
+    def chunks(self, chunks: Iterable[Chunk], per_call: int, title: str | None) -> Iterator[Chunk]:
+        """`chunks` as they come, each window of `per_call` chunks (a PDF's running headers
+        and footers aside, as extraction forms them) planned to be asked once it is read;
+        at most `2 x concurrency` windows are read before their chunks are handed on."""
+        held: deque[Chunk] = deque()
+        window: list[str] = []
+        ahead = 0  # chunks of text held
+        for chunk in chunks:
+            held.append(chunk)
+            if not chunk.furniture:
+                ahead += 1
+                window.append(chunk.text)
+                if len(window) == per_call:
+                    self._plan("".join(window), title)
+                    window = []
+            while ahead > self._limit * per_call:
+                given = held.popleft()
+                ahead -= not given.furniture
+                yield given
+        if window:
+            self._plan("".join(window), title)
+        yield from held
+
+    def _plan(self, text: str, title: str | None) -> None:
+        key = self._extractor.cache_key(text, title)
+        if key in self._asked or any(k == key for k, _, _ in self._waiting):
+            return  # the same bytes twice: the second is answered from the cache
+        if self._cache is not None and self._cache.get_many([key]):
+            return  # no call to make
+        self._waiting.append((key, text, title))
+        self._top_up()
+
+    def _top_up(self) -> None:
+        while self._waiting and len(self._asked) < self._limit:
+            key, text, title = self._waiting[0]
+            reserved = self._extractor.prompt_tokens(text, title) + self._budget.reply_allowance
+            if not self._budget.reserve(reserved):
+                return  # left to the run, which stops there when its turn comes
+            self._waiting.popleft()
+            reply = self._pool.submit(self._extractor.ask, text, title)
+            self._asked[key] = (reply, reserved, text, title)
+
+    def take(self, key: str) -> ChatReply | None:
+        """The reply asked ahead for `key`, once it is back (its error, if it failed); None
+        when it was not asked ahead."""
+        asked = self._asked.pop(key, None)
+        if asked is None:
+            return None
+        reply, reserved, _, _ = asked
+        try:
+            return reply.result()
+        finally:
+            self._budget.release(reserved)
+            self._top_up()
+
+    def close(self) -> None:
+        """Ask nothing more; wait for the calls in flight, and count and cache the replies
+        not taken (paid for: the next run takes them from the cache)."""
+        self._waiting.clear()
+        for reply, _, _, _ in self._asked.values():
+            reply.cancel()  # not started yet: never sent
+        self._pool.shutdown(wait=True)
+        asked, self._asked = self._asked, {}
+        for key, (reply, reserved, text, title) in asked.items():
+            self._budget.release(reserved)
+            if reply.cancelled() or reply.exception() is not None:
+                continue
+            prompt = partial(self._extractor.prompt_tokens, text, title)
+            paid(self._spending, key, reply.result(), prompt, self._extractor.name)
