@@ -89,10 +89,11 @@ class AskAhead:
             return None
         reply, reserved, _, _ = asked
         try:
-            return reply.result()
+            answer = reply.result()
         finally:
             self._budget.release(reserved)
-            self._top_up()
+        self._top_up()  # not after a failed call: the run ends with its error
+        return answer
 
     def close(self) -> None:
         """Ask nothing more; wait for the calls in flight, and count and cache the replies
