@@ -5,6 +5,10 @@ settings. Also checks that every setting makes the same calls and keeps and drop
 
     python bench/extract_ahead.py [--text ../shared/datasets/alice/pg11_alice_body.txt]
                                   [--latency 0.3] [--concurrency 1,2,4,8]
+    python bench/extract_ahead.py --paragraphs 200   # SQuAD dev-16 paragraphs, a file each
+
+A book is one document of many windows; paragraphs are many documents of one window each,
+read ahead across documents.
 """
 
 from __future__ import annotations
@@ -32,11 +36,24 @@ def main() -> int:
         "--text", type=Path,
         default=ROOT.parent / "shared" / "datasets" / "alice" / "pg11_alice_body.txt",
     )  # fmt: skip
+    parser.add_argument(
+        "--paragraphs", type=int, default=0,
+        help="extract this many SQuAD dev-16 paragraphs, a document each, instead of --text",
+    )  # fmt: skip
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--concurrency", default="1,2,4,8")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    text = args.text.read_bytes()
+    if args.paragraphs:
+        squad = ROOT.parent / "shared" / "datasets" / "squad2" / "squad2-dev-16.json"
+        data = json.loads(squad.read_text())
+        contexts = [p["context"] for a in data["data"] for p in a["paragraphs"]]
+        items = [(f"p{n}.txt", c.encode()) for n, c in enumerate(contexts[: args.paragraphs])]
+        label = f"{len(items)} SQuAD dev-16 paragraphs"
+    else:
+        items = [(args.text.name, args.text.read_bytes())]
+        label = args.text.name
+    size = sum(len(data) for _, data in items)
 
     def respond(messages: list[dict[str, str]]) -> str:
         """After the latency, the capitalised words of the passage as entities."""
@@ -52,7 +69,7 @@ def main() -> int:
                 settings = replace(load_settings(home=Path(home)), extract=False)
                 with citegraph.Workspace(settings) as ws:
                     scope = ws.scope("book")
-                    scope.ingest(text, name=args.text.name)
+                    scope.ingest_many(items)
                     chat = citegraph.OpenAIChat("stub", base_url=server.url, api_key="x")
                     started = time.perf_counter()
                     run = scope.extract(LLMExtractor(chat, concurrency=n))
@@ -71,7 +88,7 @@ def main() -> int:
         for row in rows:
             print(json.dumps({k: v for k, v in row.items() if k != "stored"}))
     else:
-        print(f"{args.text.name}: {len(text) / 2**20:.3f} MB, stub latency {args.latency} s a call")
+        print(f"{label}: {size / 2**20:.3f} MB, stub latency {args.latency} s a call")
         print(f"{'concurrency':>11}{'calls':>7}{'mentions':>10}{'seconds':>9}{'speedup':>9}  same")
         for r in rows:
             print(f"{r['concurrency']:>11}{r['calls']:>7}{r['mentions']:>10}{r['seconds']:>9}"

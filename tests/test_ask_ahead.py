@@ -94,6 +94,17 @@ def test_calls_are_in_flight_together_and_the_result_is_the_same(workspace: Work
     assert len(_stated(workspace, "many")) == 8
 
 
+def test_calls_of_many_small_documents_are_in_flight_together(workspace: Workspace) -> None:
+    """Each document one window: the reader reads ahead across documents, not within one."""
+    model = SlowModel()
+    scope = workspace.scope("s")
+    paragraphs = TEXT.decode().split("\n\n")
+    scope.ingest_many([(f"p{n}.md", p.encode()) for n, p in enumerate(paragraphs)])
+    run = scope.extract(LLMExtractor(model, concurrency=4))
+    assert (run.documents, run.calls, run.relations) == (8, 8, 8)
+    assert 2 <= model.most_in_flight <= 4
+
+
 def test_the_budget_holds_with_calls_in_flight_and_paid_replies_are_kept(
     tmp_path: Path,
 ) -> None:

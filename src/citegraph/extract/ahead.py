@@ -1,29 +1,31 @@
 """Model calls asked ahead, so that a run waits for one reply at a time at most.
 
 A chat model answers in seconds, and one call per window of chunks, made one after the
-other, would make a large upload's extraction last as long as the sum of them. Here, as the
-chunks of a document are read, the first call of each coming window is sent on a worker
-thread (at most `concurrency` at once); extraction still takes each reply in order, grounds
-it and writes what holds, exactly as it would have without (calls.py takes a reply asked
-ahead where it would have asked). Nothing but the model is called from the workers.
+other, would make a large upload's extraction last as long as the sum of them. Here the
+chunks are read ahead of extraction, across documents, and the first call of each coming
+window is sent on a worker thread (at most `concurrency` at once); extraction still takes
+each reply in order, grounds it and writes what holds, exactly as it would have without
+(calls.py takes a reply asked ahead where it would have asked). Nothing but the model is
+called from the workers.
 
-Bounds: at most `2 x concurrency` replies are asked and not yet taken, and a reader holds the
-chunks of that many windows. The budget holds: each call asked ahead reserves its prompt and
-a reply allowance first, and a call that does not fit is not asked ahead (the run then stops
-where it would have). Replies that came back but were not taken (the run stopped, or failed)
-are cached on closing: they were paid for, and the next run takes them from the cache.
-Gleaning rounds, which depend on the reply before them, are asked when their turn comes.
+Bounds: at most `2 x concurrency` replies are asked and not yet taken, and the reader holds
+the chunks of about that many windows. The budget holds: each call asked ahead reserves its
+prompt and a reply allowance first, and a call that does not fit is not asked ahead (the run
+then stops where it would have). Replies that came back but were not taken (the run stopped,
+or failed) are counted and cached on closing: they were paid for, and the next run takes
+them from the cache. Gleaning rounds, which depend on the reply before them, are asked when
+their turn comes.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
 from ..models.chat import ChatReply
-from ..values.documents import Chunk
+from ..values.documents import Chunk, Document
 from .calls import CachingExtractor, Spending, paid
 
 
@@ -39,28 +41,66 @@ class AskAhead:
         # key -> (the reply, the tokens reserved, the window's text and title)
         self._asked: dict[str, tuple[Future[ChatReply], int, str, str | None]] = {}
 
-    def chunks(self, chunks: Iterable[Chunk], per_call: int, title: str | None) -> Iterator[Chunk]:
-        """`chunks` as they come, each window of `per_call` chunks (a PDF's running headers
-        and footers aside, as extraction forms them) planned to be asked once it is read;
-        at most `2 x concurrency` windows are read before their chunks are handed on."""
-        held: deque[Chunk] = deque()
-        window: list[str] = []
+    def reader(
+        self,
+        documents: Sequence[Document],
+        chunks_of: Callable[[Document], Iterable[Chunk]],
+        per_call: int,
+    ) -> Callable[[Document], Iterator[Chunk]]:
+        """A `chunks_of` for extracting `documents` in order, that reads ahead of it: each
+        window of `per_call` chunks (a PDF's running headers and footers aside, as extraction
+        forms them) is planned to be asked once read, in this document or the ones after it
+        (a corpus of small documents has one window each). At most `2 x concurrency` windows'
+        chunks are held ahead of extraction."""
+        stream = self._stream(documents, chunks_of, per_call)
+        held: deque[tuple[str, Chunk | None]] = deque()  # (document id, chunk; None: its end)
         ahead = 0  # chunks of text held
-        for chunk in chunks:
-            held.append(chunk)
-            if not chunk.furniture:
-                ahead += 1
-                window.append(chunk.text)
-                if len(window) == per_call:
-                    self._plan("".join(window), title)
-                    window = []
-            while ahead > self._limit * per_call:
-                given = held.popleft()
-                ahead -= not given.furniture
-                yield given
-        if window:
-            self._plan("".join(window), title)
-        yield from held
+
+        def pull() -> bool:
+            nonlocal ahead
+            item = next(stream, None)
+            if item is None:
+                return False
+            held.append(item)
+            ahead += item[1] is not None and not item[1].furniture
+            return True
+
+        def chunks(document: Document) -> Iterator[Chunk]:
+            nonlocal ahead
+            while True:
+                while ahead <= self._limit * per_call and pull():
+                    pass
+                if not held:
+                    return
+                doc_id, chunk = held.popleft()
+                if chunk is None:
+                    if doc_id == document.id:
+                        return
+                    continue  # the end of a document extraction did not ask for
+                ahead -= not chunk.furniture
+                if doc_id == document.id:
+                    yield chunk
+
+        return chunks
+
+    def _stream(
+        self,
+        documents: Sequence[Document],
+        chunks_of: Callable[[Document], Iterable[Chunk]],
+        per_call: int,
+    ) -> Iterator[tuple[str, Chunk | None]]:
+        for document in documents:
+            window: list[str] = []
+            for chunk in chunks_of(document):
+                if not chunk.furniture:
+                    window.append(chunk.text)
+                    if len(window) == per_call:
+                        self._plan("".join(window), document.title)
+                        window = []
+                yield document.id, chunk
+            if window:
+                self._plan("".join(window), document.title)
+            yield document.id, None
 
     def _plan(self, text: str, title: str | None) -> None:
         key = self._extractor.cache_key(text, title)
@@ -69,9 +109,11 @@ class AskAhead:
         if self._cache is not None and self._cache.get_many([key]):
             return  # no call to make
         self._waiting.append((key, text, title))
-        self._top_up()
+        self.top_up()
 
-    def _top_up(self) -> None:
+    def top_up(self) -> None:
+        """Ask ahead what the limit and the budget now allow (after a reply is paid for,
+        so its tokens count)."""
         while self._waiting and len(self._asked) < self._limit:
             key, text, title = self._waiting[0]
             reserved = self._extractor.prompt_tokens(text, title) + self._budget.reply_allowance
@@ -83,17 +125,16 @@ class AskAhead:
 
     def take(self, key: str) -> ChatReply | None:
         """The reply asked ahead for `key`, once it is back (its error, if it failed); None
-        when it was not asked ahead."""
+        when it was not asked ahead. Its reservation is released: the caller spends what
+        it cost, then calls `top_up`."""
         asked = self._asked.pop(key, None)
         if asked is None:
             return None
         reply, reserved, _, _ = asked
         try:
-            answer = reply.result()
+            return reply.result()
         finally:
             self._budget.release(reserved)
-        self._top_up()  # not after a failed call: the run ends with its error
-        return answer
 
     def close(self) -> None:
         """Ask nothing more; wait for the calls in flight, and count and cache the replies

@@ -114,6 +114,8 @@ def _reply(
             raise OutOfBudget
         reply = ask()
     paid(spending, key, reply, prompt, model)
+    if spending.ahead is not None:
+        spending.ahead.top_up()  # with this reply's tokens spent
     return reply, 1
 
 

@@ -93,6 +93,8 @@ def extract_documents(
     reports: dict[str, ExtractionReport] = {}
     if isinstance(extractor, CachingExtractor) and concurrency(extractor) > 1:
         spending.ahead = AskAhead(extractor, concurrency(extractor), spending)
+        documents = list(documents)  # read ahead, across documents, for the calls to come
+        chunks_of = spending.ahead.reader(documents, chunks_of, chunks_per_call(extractor))
     writes = BackgroundWrites(entities)
     try:
         try:
@@ -236,10 +238,7 @@ def _extract_one(
         previous = window[-1].text
         window.clear()
 
-    chunks = chunks_of(document)
-    if proposing and spending.ahead is not None:  # the calls of the coming windows in flight
-        chunks = spending.ahead.chunks(chunks, per_call, document.title)
-    for chunk in chunks:
+    for chunk in chunks_of(document):
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
