@@ -144,6 +144,40 @@ def test_diagrams_bind_node_ids_to_their_labels(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+SEQUENCE = b"""# Placing an order
+
+```mermaid
+sequenceDiagram
+    actor U as Shopper
+    participant FE as Frontend
+    participant CO as Checkout Service
+    U->>FE: Place order
+    FE->>+CO: PlaceOrder(cart)
+    CO->>PaymentService: Charge(card)
+    PaymentService-->>CO: receipt
+    CO-)Mailer: order confirmation
+    CO->>CartDB: reads the cart
+    Note over CO,Mailer: retried twice
+    CO-->>-FE: order id
+```
+"""
+
+
+def test_a_sequence_diagram_states_its_requests_not_its_replies(scope: Scope) -> None:
+    scope.ingest(SEQUENCE, name="order-flow.md")
+    relations = [r for r in scope.relations() if not r.weak]
+    assert {(r.source, r.type, r.target) for r in relations} == {
+        ("Shopper", "calls", "Frontend"),
+        ("Frontend", "calls", "Checkout Service"),  # participants shown by their labels
+        ("Checkout Service", "calls", "PaymentService"),
+        ("Checkout Service", "sends-to", "Mailer"),  # an asynchronous message
+        ("Checkout Service", "reads", "CartDB"),  # the message's words state the relation
+    }  # the dashed replies state no dependency
+    quotes = {(r.source, r.target): r.quote for r in relations}
+    assert quotes[("Checkout Service", "PaymentService")] == "CO->>PaymentService: Charge(card)"
+    _assert_located(scope, scope.relations())
+
+
 def test_configuration_settings_become_located_calls(scope: Scope) -> None:
     scope.ingest(COMPOSE, name="compose.yaml")
     scope.ingest(SETTINGS, name="checkout.toml")

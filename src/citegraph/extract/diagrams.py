@@ -1,13 +1,15 @@
-"""Offline relations from diagrams written as code: Mermaid `graph`/`flowchart`, PlantUML and
-Graphviz DOT, in fenced blocks of Markdown or text (```mermaid, ```plantuml or @startuml,
-```dot/```graphviz or `digraph {`).
+"""Offline relations from diagrams written as code: Mermaid `graph`/`flowchart` and
+`sequenceDiagram`, PlantUML and Graphviz DOT, in fenced blocks of Markdown or text
+(```mermaid, ```plantuml or @startuml, ```dot/```graphviz or `digraph {`).
 
 Each edge is a relation located at the line that draws it. A node's id is bound to its
 display label (`checkout(Checkout Service)`, `component "Checkout Service" as checkout`,
 `checkout [label="Checkout Service"]`): the end is the label, named at its definition, which
 grounding keeps with the relation. The arrow's label gives the type through the verb table
 ("calls", "reads from"); an arrow without one is `flows-to`, which says only that the diagram
-draws an arrow.
+draws an arrow. In a sequence diagram a message is a request: a solid arrow (`->>`, `->`) is
+a call, an asynchronous one (`-)`) is `sends-to`, unless its text states another relation
+("reads the cart" is `reads`); a dashed arrow (`-->>`) is a reply and states no dependency.
 """
 
 from __future__ import annotations
@@ -39,6 +41,19 @@ _M_ARROW = (
 )
 _M_EDGE = re.compile(_M_NODE.format("a") + _M_ARROW + _M_NODE.format("b"))
 _M_DEFINITION = re.compile(_M_NODE.format("n"))
+
+# Mermaid sequence diagrams: participants (an id, and the label it is shown as) and messages.
+_S_PARTICIPANT = re.compile(
+    r"^[ \t]*(?:participant|actor)[ \t]+(?P<id>[^\s:;]+)(?:[ \t]+as[ \t]+(?P<label>[^\n]*?))?"
+    r"[ \t]*$",
+    re.M,
+)
+_S_MESSAGE = re.compile(
+    r"^[ \t]*(?P<a>[^\s:;+\-<>][^\n:;]*?)[ \t]*"
+    r"(?P<arrow><<-->>|<<->>|-->>|->>|--[x)]|-[x)]|-->|->)[ \t]*[+-]?[ \t]*"
+    r"(?P<b>[^\s:;+\-][^\n:;]*?)[ \t]*:[ \t]*(?P<label>[^\n]*?)[ \t]*$",
+    re.M,
+)
 
 _P_NAME = r"\[[^\]\n]+\]|\"[^\"\n]+\"|[\w.]+"
 _P_EDGE = re.compile(
@@ -79,7 +94,26 @@ def _line(text: str, offset: int, start: int, end: int) -> Located:
     return Located(text[first:last].rstrip(), first, first + len(text[first:last].rstrip()))
 
 
+def _sequence(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+    labels: dict[str, Located] = {}
+    for match in _S_PARTICIPANT.finditer(block):
+        group = "label" if match.group("label") else "id"
+        labels.setdefault(match.group("id"), _at(text, offset, *match.span(group)))
+    for match in _S_MESSAGE.finditer(block):
+        arrow = match.group("arrow")
+        if arrow.startswith("--") or arrow.startswith("<<"):
+            continue  # a reply (dashed), or both ways: no direction of dependency
+        a, b = (labels.get(match.group(s), _at(text, offset, *match.span(s))) for s in "ab")
+        stated = stated_relation(f" {match.group('label')} ")
+        kind = stated.type if stated is not None else ("sends-to" if ")" in arrow else "calls")
+        evidence = _line(text, offset, match.start("a"), match.end())
+        yield StructuralRelation(kind, evidence, a, b)
+
+
 def _mermaid(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+    if re.match(r"\s*sequenceDiagram\b", block):
+        yield from _sequence(text, offset, block)
+        return
     if not re.match(r"\s*(?:graph|flowchart)\b", block):
         return
     labels: dict[str, Located] = {}
