@@ -61,6 +61,55 @@ def test_parentheses_that_define_nothing_are_no_definition(text: str) -> None:
     assert definitions(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "short", "long"),
+    [
+        ("GKE stands for Google Kubernetes Engine, which runs it.", "GKE",
+         "Google Kubernetes Engine"),
+        ("Here CSM stands for the Cloud Service Mesh.", "CSM", "Cloud Service Mesh"),
+        ("NASA stands for National Aeronautics and Space Administration.", "NASA",
+         "National Aeronautics and Space Administration"),
+        ("UK stands for United Kingdom of Great Britain.", "UK", "United Kingdom"),
+        ("SRE is short for site reliability engineering; it pays.", "SRE",
+         "site reliability engineering"),
+        ("MPLS stands for Multi-Protocol Label Switching here.", "MPLS",
+         "Multi-Protocol Label Switching"),
+        ("NATO stood for the North Atlantic Treaty Organization", "NATO",
+         "North Atlantic Treaty Organization"),
+    ],
+)  # fmt: skip
+def test_stands_for_defines_an_acronym(text: str, short: str, long: str) -> None:
+    [found] = definitions(text)
+    assert (found.short, found.long) == (short, long)
+    quote = text[found.start : found.end]
+    assert quote.startswith(short) and quote.endswith(long)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GKE stands for nothing in particular.",  # no words spell it
+        "ABC stands for what we believe in.",
+        "The X stands for unknown.",  # one letter is no acronym
+        "It stands for Freedom.",
+        "GKE stands for Google. Kubernetes Engine rooms are hot.",  # another clause
+    ],
+)
+def test_stands_for_without_a_spelled_long_form_is_no_definition(text: str) -> None:
+    assert definitions(text) == []
+
+
+def test_a_stands_for_definition_is_stored_as_an_alias(scope: Scope) -> None:
+    scope.ingest(
+        b"Our cluster runs on GKE. GKE stands for Google Kubernetes Engine.\n", name="g.md"
+    )
+    [alias] = [r for r in scope.relations() if r.type == "alias-of"]
+    assert (alias.source, alias.target) == ("GKE", "Google Kubernetes Engine")
+    assert alias.quote == "GKE stands for Google Kubernetes Engine"
+    stored = scope.stored_text(scope.document("g.md").id)
+    assert stored[alias.start_byte : alias.end_byte].decode() == alias.quote
+
+
 DEFINING = (
     b"The Federal Aviation Administration (FAA) certifies pilots and writes the rules that "
     b"airlines follow.\n"

@@ -1,8 +1,9 @@
 """Acronyms a text defines: "the Federal Aviation Administration (FAA)", "FAA (Federal
-Aviation Administration)". A definition is the text's own statement that two names mean one
-thing, so it is kept as an `alias-of` relation (acronym to long form) whose quote is the
-definition itself, grounded like any other relation. Names are never made aliases because
-they look alike: only a definition located in the stored text (or a `remember` fact) does it.
+Aviation Administration)", "GKE stands for Google Kubernetes Engine". A definition is the
+text's own statement that two names mean one thing, so it is kept as an `alias-of` relation
+(acronym to long form) whose quote is the definition itself, grounded like any other
+relation. Names are never made aliases because they look alike: only a definition located in
+the stored text (or a `remember` fact) does it.
 
 The long form is, first, the words whose initials spell the acronym ("limited liability
 company (LLC)"; "of", "and", "the" and the like may lie between them). Failing that, it is
@@ -11,7 +12,9 @@ from the last, each is found in order, backwards, in the words before the parent
 first one at the start of a word (not a stopword such as "the"); the long form starts at that
 word. It has at most min(letters + 5, 2 x letters) words and stays in the clause before the
 parenthesis. The acronym has 2 to 10 characters, starts with a capital and holds at least
-two; a plural's "s" ("PFDs") is no letter of it.
+two; a plural's "s" ("PFDs") is no letter of it. After "SF stands for" ("stood for", "is
+short for"), the long form is the fewest words of the clause after it whose initials spell
+SF (minor words set aside), failing that whose letters do.
 """
 
 from __future__ import annotations
@@ -166,9 +169,58 @@ def _long_in_parens(text: str, at: int) -> Definition | None:
     return Definition(short, text[words[0].start() : words[-1].end()], start, match.end())
 
 
+def _spelled(wanted: list[str], words: list[str], first: bool = True) -> bool:
+    """Whether the initials of `words` spell `wanted`: each word gives its initial, or is
+    set aside if it is a minor word ("and" in "National Aeronautics and Space
+    Administration"); the first gives its own."""
+    if not words:
+        return not wanted
+    word, rest = words[0], words[1:]
+    if wanted and word[0].lower() == wanted[0] and _spelled(wanted[1:], rest, False):
+        return True
+    return not first and _minor(word) and _spelled(wanted, rest, False)
+
+
+_STANDS_FOR = re.compile(
+    r"(?<![\w.&-])(" + _ACRONYM + r")[ \t]+(?:stands|stood|is[ \t]+short)[ \t]+for[ \t]+"
+    r"(?:(?:the|an?)[ \t]+)?"
+)
+
+
+def _stands_for(text: str, at: int) -> Definition | None:
+    """A definition written "SF stands for Long Form" (or "is short for"), its verb at `at`;
+    the long form is the fewest words after it whose initials, or letters, spell SF."""
+    begin = max(0, at - 16)
+    for match in _STANDS_FOR.finditer(text, begin, at + 40):
+        if match.start(1) > at or match.end() < at:
+            continue
+        short = match.group(1).rstrip(".-")
+        if not _acronym_shaped(short):
+            return None
+        clause = _CLAUSE_END.search(text, match.end())
+        end = clause.start() if clause is not None else len(text)
+        words = list(_WORD.finditer(text, match.end(), end))[: _word_limit(short)]
+        wanted = _letters(short)
+        # The fewest words whose initials spell it; failing that, whose letters do.
+        counts = range(2, len(words) + 1)
+        count = next(
+            (n for n in counts if _spelled(wanted, [w.group() for w in words[:n]])), None
+        ) or next(
+            (n for n in counts if _long_form_start(short, words[:n], text) == words[0].start()),
+            None,
+        )
+        if count is None:
+            return None
+        long = text[words[0].start() : words[count - 1].end()]
+        if short in long:
+            return None
+        return Definition(short, long, match.start(1), words[count - 1].end())
+    return None
+
+
 def definitions(text: str) -> list[Definition]:
-    """The acronym definitions of `text`, in order. Each parenthesis is found with
-    `str.find`, so a text with none costs one scan in C."""
+    """The acronym definitions of `text`, in order. Each parenthesis, and each "for" of
+    "stands for", is found with `str.find`, so a text with neither costs a scan in C."""
     found: list[Definition] = []
     at = text.find("(")
     while at >= 0:
@@ -176,7 +228,14 @@ def definitions(text: str) -> list[Definition]:
         if definition is not None:
             found.append(definition)
         at = text.find("(", at + 1)
-    return found
+    for verb in (" stands for ", " stood for ", " short for "):
+        at = text.find(verb)
+        while at >= 0:
+            definition = _stands_for(text, at)
+            if definition is not None:
+                found.append(definition)
+            at = text.find(verb, at + 1)
+    return sorted(found, key=lambda d: d.start) if len(found) > 1 else found
 
 
 def alias_relations(text: str) -> list[RelationProposal]:
