@@ -136,17 +136,18 @@ class AskAhead:
         finally:
             self._budget.release(reserved)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         """Ask nothing more; wait for the calls in flight, and count and cache the replies
-        not taken (paid for: the next run takes them from the cache)."""
+        not taken (paid for: the next run takes them from the cache). Without `wait` (the
+        run was stopped by hand), only what is already back is kept."""
         self._waiting.clear()
         for reply, _, _, _ in self._asked.values():
             reply.cancel()  # not started yet: never sent
-        self._pool.shutdown(wait=True)
+        self._pool.shutdown(wait=wait)
         asked, self._asked = self._asked, {}
         for key, (reply, reserved, text, title) in asked.items():
             self._budget.release(reserved)
-            if reply.cancelled() or reply.exception() is not None:
+            if not reply.done() or reply.cancelled() or reply.exception() is not None:
                 continue
             prompt = partial(self._extractor.prompt_tokens, text, title)
             paid(self._spending, key, reply.result(), prompt, self._extractor.name)

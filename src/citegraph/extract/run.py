@@ -123,6 +123,10 @@ def extract_documents(
                 f"call; {spending.budget.spent} tokens spent"
             )
         batch.flush(writes)
+    except (KeyboardInterrupt, SystemExit):
+        _stop_asking(spending, wait=False)  # stopped by hand: no waiting for the model
+        writes.close(quiet=True)
+        raise
     except BaseException:
         writes.close(quiet=True)
         raise
@@ -134,9 +138,9 @@ def extract_documents(
     return reports
 
 
-def _stop_asking(spending: Spending) -> None:
+def _stop_asking(spending: Spending, wait: bool = True) -> None:
     if spending.ahead is not None:
-        spending.ahead.close()
+        spending.ahead.close(wait)
         spending.ahead = None
 
 
