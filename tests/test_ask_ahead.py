@@ -18,7 +18,9 @@ import pytest
 
 from citegraph import ChatModelError, Message, ScriptedChat, Workspace
 from citegraph.config import load_settings
-from citegraph.extract.cost import count_tokens
+from citegraph.extract.ahead import AskAhead
+from citegraph.extract.calls import Spending
+from citegraph.extract.cost import TokenBudget, count_tokens
 from citegraph.extract.llm import LLMExtractor
 from citegraph.models.openai_chat import OpenAIChat
 from citegraph.testing import OpenAIStubServer
@@ -174,3 +176,32 @@ def test_the_extract_command_asks_four_at_a_time_by_default(tmp_path: Path) -> N
         assert json.loads(done.stdout)["relations"] == 8
     # Four chunks a call by default: two calls, both in flight at once.
     assert len(server.requests) == 2 and seen["most"] == 2
+
+
+def test_a_window_the_run_asks_itself_is_never_asked_ahead_after(workspace: Workspace) -> None:
+    """A window held back by the budget, then reached by the run (which asks it itself once
+    the calls before it spent less than they had reserved), must not be asked again."""
+    scope = workspace.scope("s")
+    text = (
+        b"Alpha calls the beta service for every request it serves.\n\n"
+        b"Gamma calls the delta service for every request it serves.\n"
+    )
+    scope.ingest(text, name="d.md")
+    document = scope.document("d.md")
+    chunks = list(scope.chunks(document.id))
+    assert len(chunks) == 2
+    chat = ScriptedChat(lambda _: '{"entities": []}', name="counting")
+    extractor = LLMExtractor(chat, chunks_per_call=1, concurrency=2)
+    budget = TokenBudget(100_000)
+    ahead = AskAhead(extractor, 2, Spending(budget=budget))
+    assert budget.reserve(100_000)  # nothing fits now: both windows wait
+    read = ahead.reader([document], lambda _: chunks, 1)(document)
+    assert next(read) == chunks[0] and chat.calls == []  # both planned, neither asked
+    budget.release(100_000)
+    first = extractor.cache_key(chunks[0].text, document.title)
+    assert ahead.take(first) is None  # not asked ahead: the run asks it itself
+    ahead.top_up()  # room now: the second window is asked ahead, the first never
+    ahead.close()
+    asked = [call[-1].content for call in chat.calls]
+    assert sum("Alpha" in text for text in asked) == 0
+    assert sum("Gamma" in text for text in asked) == 1

@@ -129,6 +129,10 @@ class AskAhead:
         it cost, then calls `top_up`."""
         asked = self._asked.pop(key, None)
         if asked is None:
+            # Not asked yet (the budget held it back): the run asks it now, so it must
+            # never be asked ahead after that.
+            if any(k == key for k, _, _ in self._waiting):
+                self._waiting = deque(w for w in self._waiting if w[0] != key)
             return None
         reply, reserved, _, _ = asked
         try:
