@@ -99,6 +99,30 @@ def test_stands_for_without_a_spelled_long_form_is_no_definition(text: str) -> N
     assert definitions(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "short", "long"),
+    [
+        ("The project joined the Cloud Native Computing Foundation, or CNCF, in 2016.", "CNCF",
+         "Cloud Native Computing Foundation"),
+        ("Use the Domain Name System, or DNS, to find it.", "DNS", "Domain Name System"),
+        ("the application programming interface, or API, of it", "API",
+         "application programming interface"),
+    ],
+)  # fmt: skip
+def test_or_between_commas_defines_an_acronym(text: str, short: str, long: str) -> None:
+    [found] = definitions(text)
+    assert (found.short, found.long) == (short, long)
+    assert text[found.start : found.end] == f"{long}, or {short}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Paris, or PA, is a city.", "Then, or TN, and so.", "We run Kubernetes, or K8S, here."],
+)
+def test_or_between_commas_without_spelling_initials_is_no_definition(text: str) -> None:
+    assert definitions(text) == []
+
+
 def test_a_stands_for_definition_is_stored_as_an_alias(scope: Scope) -> None:
     scope.ingest(
         b"Our cluster runs on GKE. GKE stands for Google Kubernetes Engine.\n", name="g.md"

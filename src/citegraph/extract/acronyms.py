@@ -14,7 +14,8 @@ word. It has at most min(letters + 5, 2 x letters) words and stays in the clause
 parenthesis. The acronym has 2 to 10 characters, starts with a capital and holds at least
 two; a plural's "s" ("PFDs") is no letter of it. After "SF stands for" ("stood for", "is
 short for"), the long form is the fewest words of the clause after it whose initials spell
-SF (minor words set aside), failing that whose letters do.
+SF (minor words set aside), failing that whose letters do; in "Long Form, or SF,", the
+fewest words before it whose initials spell SF.
 """
 
 from __future__ import annotations
@@ -176,7 +177,8 @@ def _spelled(wanted: list[str], words: list[str], first: bool = True) -> bool:
     if not words:
         return not wanted
     word, rest = words[0], words[1:]
-    if wanted and word[0].lower() == wanted[0] and _spelled(wanted[1:], rest, False):
+    opens = not (first and _minor(word))  # a long form does not start with "and", "the"
+    if wanted and opens and word[0].lower() == wanted[0] and _spelled(wanted[1:], rest, False):
         return True
     return not first and _minor(word) and _spelled(wanted, rest, False)
 
@@ -218,6 +220,29 @@ def _stands_for(text: str, at: int) -> Definition | None:
     return None
 
 
+_OR_SHORT = re.compile(r", or (" + _ACRONYM + r"),")
+
+
+def _or_short(text: str, at: int) -> Definition | None:
+    """A definition written "Long Form, or SF," (", or" at `at`): only when the initials of
+    the words before spell SF, minor words set aside (letters alone are too loose here)."""
+    match = _OR_SHORT.match(text, at)
+    if match is None:
+        return None
+    short = match.group(1).rstrip(".-")
+    if not _acronym_shaped(short):
+        return None
+    words = _words_before(text, at, _word_limit(short))
+    wanted = _letters(short)
+    for first in range(len(words) - 2, -1, -1):  # the fewest words that spell it
+        if _spelled(wanted, [w.group() for w in words[first:]]):
+            long = text[words[first].start() : words[-1].end()]
+            if short in long:
+                return None
+            return Definition(short, long, words[first].start(), match.end(1))
+    return None
+
+
 def definitions(text: str) -> list[Definition]:
     """The acronym definitions of `text`, in order. Each parenthesis, and each "for" of
     "stands for", is found with `str.find`, so a text with neither costs a scan in C."""
@@ -228,6 +253,12 @@ def definitions(text: str) -> list[Definition]:
         if definition is not None:
             found.append(definition)
         at = text.find("(", at + 1)
+    at = text.find(", or ")
+    while at >= 0:
+        definition = _or_short(text, at)
+        if definition is not None:
+            found.append(definition)
+        at = text.find(", or ", at + 1)
     for verb in (" stands for ", " stood for ", " short for "):
         at = text.find(verb)
         while at >= 0:
