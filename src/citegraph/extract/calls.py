@@ -86,6 +86,8 @@ class Spending:
     cached: int = 0
     # The calls asked ahead, for an extractor that allows more than one in flight.
     ahead: AskAhead | None = None
+    # Documents another process was extracting when the run began: left to it.
+    busy: list[str] = field(default_factory=list)
 
 
 class OutOfBudget(Exception):

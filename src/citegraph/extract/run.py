@@ -78,6 +78,7 @@ def extract_documents(
     spending: Spending | None = None,
     replace_earlier: bool = False,
     prefetched: Prefetch | None = None,
+    resumed: Iterable[str] = (),
 ) -> dict[str, ExtractionReport]:
     """Extract from `documents` and store what holds; a report per document extracted.
 
@@ -86,9 +87,41 @@ def extract_documents(
     its budget (`spending.stopped`) marks only the documents it finished. With
     `replace_earlier`, what an earlier extraction stored from each document is removed just
     before the document is extracted (and its mark cleared, so a run stopped before it
-    finishes leaves it to the next run).
+    finishes leaves it to the next run). `resumed`: documents an earlier extraction left
+    unfinished, whose rows are removed once this run holds them.
     """
     spending = spending if spending is not None else Spending()
+    # Two processes never extract one document at once (each would store what it finds):
+    # the documents another process is extracting are left to it.
+    documents = list(documents)
+    claim, claimed = docs.claim_extraction([d.id for d in documents]) if documents else ("", set())
+    spending.busy = [d.id for d in documents if d.id not in claimed]
+    documents = [d for d in documents if d.id in claimed]
+    try:
+        # Left unfinished by an extraction cut short (never one running now: that one
+        # holds its documents), so what it stored is removed before they are read again.
+        stale = [doc_id for doc_id in resumed if doc_id in claimed]
+        if stale:
+            entities.forget_extraction(stale)
+        return _extract_claimed(
+            extractor, documents, chunks_of, docs, entities, spending, replace_earlier,
+            prefetched,
+        )  # fmt: skip
+    finally:
+        if claim:
+            docs.abort_many([claim])
+
+
+def _extract_claimed(
+    extractor: Extractor | ProposingExtractor,
+    documents: list[Document],
+    chunks_of: Callable[[Document], Iterable[Chunk]],
+    docs: DocumentRepository,
+    entities: EntityRepository,
+    spending: Spending,
+    replace_earlier: bool,
+    prefetched: Prefetch | None,
+) -> dict[str, ExtractionReport]:
     batch = _Batch()
     reports: dict[str, ExtractionReport] = {}
     if isinstance(extractor, CachingExtractor) and concurrency(extractor) > 1:

@@ -55,15 +55,16 @@ def extract(
         for r in results
         if r.status is IngestStatus.UNCHANGED and not r.document.extracted
     ]
-    if resumed:
-        entities.forget_extraction(resumed)
     spending = Spending(cache=GraphExtractionCache(entities.graph))
     reports = extract_documents(
-        extractor, pending, chunks_of, repo, entities, spending, prefetched=prefetched
-    )
+        extractor, pending, chunks_of, repo, entities, spending, prefetched=prefetched,
+        resumed=resumed,
+    )  # fmt: skip
     if any(r.status is IngestStatus.REPLACED for r in results):
         entities.drop_orphans()
     by = name_of(extractor)
+    busy = set(spending.busy)
+    elsewhere = "its entities are being extracted by another process, which stores them"
     return [
         replace(
             r,
@@ -71,6 +72,8 @@ def extract(
             extraction=reports[r.document.id],
         )
         if r.document.id in reports
+        else replace(r, warnings=(*r.warnings, elsewhere))
+        if r.document.id in busy
         else r
         for r in results
     ]
@@ -199,6 +202,7 @@ def extract_again(
         relations=sum(r.relations for r in every),
         dropped=dropped,
         stopped=spending.stopped,
+        busy=len(spending.busy),
     )
 
 

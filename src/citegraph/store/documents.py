@@ -21,6 +21,7 @@ from .leases import DEFAULT_TTL_S, KEEPER, host_id
 from .processes import pid_alive, process_start
 from .queries.documents import (
     ADD_CHUNKS,
+    CLAIM_EXTRACTION,
     COMMIT,
     CREATE_STAGING,
     DELETE_DOCUMENT,
@@ -165,6 +166,25 @@ class DocumentRepository:
         if set(replaced) != set(keys):
             raise StoreError("a staged document vanished before its commit")
         return [replaced[k] for k in keys]
+
+    def claim_extraction(self, doc_ids: list[str]) -> tuple[str, set[str]]:
+        """Claim `doc_ids` for this process's extraction; the claim's key (release it with
+        `abort_many`) and the ids claimed: those no other live claim holds."""
+        key = f"extract-{uuid.uuid4().hex}"
+        KEEPER.hold(self.graph, [key], self.lease_ttl_s)
+        try:
+            rows = self.graph.query(
+                CLAIM_EXTRACTION,
+                {
+                    "ids": doc_ids, "key": key, "owner_host": self.host,
+                    "owner_pid": os.getpid(), "owner_start": process_start(os.getpid()),
+                    "ttl_ms": int(self.lease_ttl_s * 1000),
+                },
+            )  # fmt: skip
+        except BaseException:
+            KEEPER.release([key])
+            raise
+        return key, set(rows[0][0]) if rows else set()
 
     def abort_many(self, keys: list[str]) -> None:
         KEEPER.release(keys)

@@ -110,3 +110,5 @@ class ExtractionRun:
     relations: int
     dropped: dict[str, int]
     stopped: str | None = None
+    # Documents another process was extracting: left to it (among `left`).
+    busy: int = 0

@@ -148,3 +148,21 @@ FOREACH (x IN staged | DELETE x)
 DELETE lease
 RETURN size(chunks)
 """
+
+# Extraction claims: a run of extraction (an ingest's, or `extract`'s) holds the documents it
+# extracts on a lease of its own (`extracting`: their ids), renewed like a staging lease and
+# dropped like one when its process is gone, so that two processes never extract one
+# document at once (each would store its mentions and relations). Run in one query: the
+# documents no live claim holds are claimed, together, and returned.
+CLAIM_EXTRACTION = """
+OPTIONAL MATCH (l:IngestLease)
+WHERE l.extracting IS NOT NULL AND l.deadline >= timestamp()
+WITH collect(l.extracting) AS held
+WITH reduce(busy = [], ids IN held | busy + ids) AS busy
+WITH [id IN $ids WHERE NOT id IN busy] AS free
+CREATE (:IngestLease {
+  staging_key: $key, extracting: free, owner_host: $owner_host, owner_pid: $owner_pid,
+  owner_start: $owner_start, deadline: timestamp() + $ttl_ms
+})
+RETURN free
+"""

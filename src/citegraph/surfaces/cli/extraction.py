@@ -151,6 +151,10 @@ def extract(
             + _kept_and_spent(run.mentions, run.relations, run.dropped, run.calls,
                               run.input_tokens + run.output_tokens, run.cached)
         )  # fmt: skip
+    if run.busy:
+        err.print(
+            f"[yellow]{run.busy} document(s) left to another process[/] that is extracting them now"
+        )
     if run.stopped is not None:
         err.print(f"[yellow]stopped:[/] {escape(run.stopped)}; {run.left} document(s) left")
         raise typer.Exit(EXIT_BUDGET)
