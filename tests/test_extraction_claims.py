@@ -46,7 +46,8 @@ def _counts(scope: citegraph.Scope) -> tuple[int, int, int, int]:
     [[relations]] = graph.ro_query("MATCH ()-[r:RELATES]->() RETURN count(r)")
     [[stated]] = graph.ro_query(
         "MATCH (a)-[r:RELATES]->(b) "
-        "WITH DISTINCT a.key AS a, b.key AS b, r.type AS t, r.start_byte AS s RETURN count(*)"
+        "WITH DISTINCT a.key AS a, b.key AS b, r.type AS t, r.document_id AS d, "
+        "r.start_byte AS s RETURN count(*)"
     )
     return int(edges), int(mentions), int(relations), int(stated)
 
