@@ -3,10 +3,12 @@ that proposes them, relations), store what holds, and count what was dropped."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
+from ..errors import StoreError
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
@@ -109,7 +111,14 @@ def extract_documents(
         )  # fmt: skip
     finally:
         if claim:
-            docs.abort_many([claim])
+            _release(docs, claim)
+
+
+def _release(docs: DocumentRepository, claim: str) -> None:
+    # A store that refuses: the claim, no longer renewed, lapses at its deadline, and the
+    # run's own error (if any) is the one raised.
+    with contextlib.suppress(StoreError):
+        docs.abort_many([claim])
 
 
 def _extract_claimed(
@@ -126,7 +135,7 @@ def _extract_claimed(
     reports: dict[str, ExtractionReport] = {}
     if isinstance(extractor, CachingExtractor) and concurrency(extractor) > 1:
         spending.ahead = AskAhead(extractor, concurrency(extractor), spending)
-        documents = list(documents)  # read ahead, across documents, for the calls to come
+        # Read ahead, across documents, for the calls to come.
         chunks_of = spending.ahead.reader(documents, chunks_of, chunks_per_call(extractor))
     writes = BackgroundWrites(entities)
     try:
