@@ -45,11 +45,7 @@ def ground(
     (not-in-source). `known`: types of names already found in the chunk (the offline layer),
     `mentioned`: entity keys whose mention in this chunk is already stored; `kept`: the
     relations (ends, type, start byte) already kept from this chunk."""
-    if proposal.unreadable or proposal.unreadable_gleanings:
-        report.drop(
-            DropReason.UNREADABLE_REPLY, int(proposal.unreadable) + proposal.unreadable_gleanings
-        )
-    if proposal.unreadable:
+    if _unreadable(proposal, report):
         return
     folded = FoldedText(chunk.text)
     types = {normalise_name(n): t for n, t in (known or {}).items()}
@@ -156,11 +152,7 @@ def ground_window(
         near = (before, before + chunks[0].text) if before is not None else ()
         ground(proposal, document, chunks[0], near, rows, relations, report)
         return
-    if proposal.unreadable or proposal.unreadable_gleanings:
-        report.drop(
-            DropReason.UNREADABLE_REPLY, int(proposal.unreadable) + proposal.unreadable_gleanings
-        )
-    if proposal.unreadable:
+    if _unreadable(proposal, report):
         return
     folded = [FoldedText(c.text) for c in chunks]
     seen: dict[str, set[str]] = {c.id: set() for c in chunks}

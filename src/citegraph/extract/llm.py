@@ -160,7 +160,7 @@ class LLMExtractor:
 
     def propose(self, text: str, title: str | None = None) -> Proposal:
         """Ask, and glean `gleanings` rounds (no cache, no budget: extraction's runs
-        give those, extract/run.py)."""
+        give those, extract/calls.py)."""
         replies = [self.ask(text, title)]
         proposal = self.read(replies[0])
         for _ in range(self.gleanings if not proposal.unreadable else 0):
