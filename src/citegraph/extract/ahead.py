@@ -26,7 +26,7 @@ from functools import partial
 
 from ..models.chat import ChatReply
 from ..values.documents import Chunk, Document
-from .calls import CachingExtractor, Spending, paid
+from .calls import CachingExtractor, Spending, Windows, paid, window_text
 
 
 class AskAhead:
@@ -90,16 +90,13 @@ class AskAhead:
         per_call: int,
     ) -> Iterator[tuple[str, Chunk | None]]:
         for document in documents:
-            window: list[str] = []
+            windows = Windows(per_call)
             for chunk in chunks_of(document):
-                if not chunk.furniture:
-                    window.append(chunk.text)
-                    if len(window) == per_call:
-                        self._plan("".join(window), document.title)
-                        window = []
+                if (window := windows.add(chunk)) is not None:
+                    self._plan(window_text(window), document.title)
                 yield document.id, chunk
-            if window:
-                self._plan("".join(window), document.title)
+            if (window := windows.rest()) is not None:
+                self._plan(window_text(window), document.title)
             yield document.id, None
 
     def _plan(self, text: str, title: str | None) -> None:

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..models.chat import ChatReply
+from ..values.documents import Chunk
 from ..values.proposals import ExtractionReport, Proposal, merged
 from .cost import TokenBudget, count_tokens
 
@@ -58,6 +59,42 @@ class GleaningExtractor(CachingExtractor, Protocol):
 def gleanings(extractor: object) -> int:
     """How many gleaning rounds follow each call of `extractor` (0 for most)."""
     return max(0, int(getattr(extractor, "gleanings", 0) or 0))
+
+
+def chunks_per_call(extractor: object) -> int:
+    """How many consecutive chunks one model call covers (1 for an extractor that does not
+    say)."""
+    return max(1, int(getattr(extractor, "chunks_per_call", 1)))
+
+
+class Windows:
+    """The chunks one model call is sent: `per_call` consecutive chunks of a document, a
+    PDF's running headers and footers set aside (they name nothing the text says); a
+    document's last window may hold fewer. One rule for extraction, the calls asked ahead
+    and the estimate, so that all three send, and cache, the same windows."""
+
+    def __init__(self, per_call: int):
+        self.per_call = per_call
+        self._window: list[Chunk] = []
+
+    def add(self, chunk: Chunk) -> list[Chunk] | None:
+        """Add the next chunk; the window it completes, if it does."""
+        if chunk.furniture:
+            return None
+        self._window.append(chunk)
+        if len(self._window) < self.per_call:
+            return None
+        full, self._window = self._window, []
+        return full
+
+    def rest(self) -> list[Chunk] | None:
+        """The document's last window, shorter than the others (None if there is none)."""
+        rest, self._window = self._window, []
+        return rest or None
+
+
+def window_text(window: Sequence[Chunk]) -> str:
+    return "".join(chunk.text for chunk in window)
 
 
 def concurrency(extractor: object) -> int:

@@ -20,8 +20,11 @@ from .calls import (
     OutOfBudget,
     ProposingExtractor,
     Spending,
+    Windows,
+    chunks_per_call,
     concurrency,
     propose,
+    window_text,
 )
 from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
 from .diagrams import diagram_relations, may_hold_diagrams
@@ -245,12 +248,6 @@ def name_of(extractor: Extractor | ProposingExtractor) -> str:
     return str(getattr(extractor, "name", "offline"))
 
 
-def chunks_per_call(extractor: Extractor | ProposingExtractor) -> int:
-    """How many consecutive chunks one model call covers (1 for an extractor that does not
-    say)."""
-    return max(1, int(getattr(extractor, "chunks_per_call", 1)))
-
-
 def _extract_one(
     extractor: Extractor | ProposingExtractor,
     document: Document,
@@ -265,33 +262,28 @@ def _extract_one(
     report = ExtractionReport()
     structure = _Structure(document)
     previous: str | None = None
-    per_call = chunks_per_call(extractor)
-    window: list[Chunk] = []
+    windows = Windows(chunks_per_call(extractor))
     proposing = _proposes(extractor)
 
-    def ask_window() -> None:
-        """One model call for the chunks gathered, grounded chunk by chunk."""
+    def ask_window(window: list[Chunk] | None) -> None:
+        """One model call for a window of chunks, grounded chunk by chunk."""
         nonlocal previous
-        if not window or not proposing:
+        if window is None:
             return
         assert isinstance(extractor, ProposingExtractor)
-        text = "".join(c.text for c in window)
-        proposal = propose(extractor, text, document.title, spending, report)
+        proposal = propose(extractor, window_text(window), document.title, spending, report)
         report.calls += proposal.calls
         report.input_tokens += proposal.input_tokens or 0
         report.output_tokens += proposal.output_tokens or 0
         ground_window(proposal, document, window, previous, batch.rows, batch.relations, report)
         previous = window[-1].text
-        window.clear()
 
     for chunk in chunks_of(document):
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
         if proposing:
-            window.append(chunk)
-            if len(window) == per_call:
-                ask_window()
+            ask_window(windows.add(chunk))
             names: dict[str, str] = {}
         else:
             offline = cast(Extractor, extractor)
@@ -304,7 +296,8 @@ def _extract_one(
             spending.on_chunk(len(chunk.text.encode()))
         if batch.size() >= flush_rows:
             batch.flush(writes)
-    ask_window()
+    if proposing:
+        ask_window(windows.rest())
     structure.ground(batch, report)
     return report
 

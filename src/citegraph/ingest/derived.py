@@ -96,8 +96,14 @@ def estimate(
     """Calls and prompt tokens extracting `documents` would spend; nothing is spent. A
     gleaning round's prompt also carries the replies before it: those are counted where
     the cache holds them, and otherwise not (reply tokens are not estimated)."""
-    from ..extract.calls import CachingExtractor, GleaningExtractor
-    from ..extract.run import chunks_per_call, name_of
+    from ..extract.calls import (
+        CachingExtractor,
+        GleaningExtractor,
+        Windows,
+        chunks_per_call,
+        window_text,
+    )
+    from ..extract.run import name_of
 
     cache = GraphExtractionCache(graph)
     chunks = cached = calls = tokens = 0
@@ -105,13 +111,14 @@ def estimate(
     per_call = chunks_per_call(extractor)
     glean = extractor if isinstance(extractor, GleaningExtractor) else None
     for document in documents:
-        # The chunks extraction reads: a PDF's running headers and footers are skipped.
-        texts = [chunk.text for chunk in chunks_of(document) if not chunk.furniture]
-        chunks += len(texts)
+        # The windows extraction sends (a PDF's running headers and footers set aside).
+        windower = Windows(per_call)
+        sent = [w for c in chunks_of(document) if (w := windower.add(c)) is not None]
+        sent += [w for w in [windower.rest()] if w is not None]
+        chunks += sum(len(w) for w in sent)
         if not isinstance(extractor, CachingExtractor):
             continue
-        # The windows extraction sends: `per_call` consecutive chunks each.
-        windows = ["".join(texts[i : i + per_call]) for i in range(0, len(texts), per_call)]
+        windows = [window_text(w) for w in sent]
         keys = [extractor.cache_key(w, document.title) for w in windows]
         known = cache.get_many(keys)  # one query per document
         for window, key in zip(windows, keys, strict=True):
