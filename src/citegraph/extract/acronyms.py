@@ -50,9 +50,14 @@ class Definition:
     end: int
 
 
-def _acronym_shaped(word: str) -> bool:
-    letters = [c for c in word if c.isalnum()]
-    return 2 <= len(letters) <= 10 and sum(c.isupper() for c in word) >= 2
+def _short_form(written: str) -> str | None:
+    """The acronym a definition writes (a trailing dot or dash set aside), if it has the
+    shape of one: 2 to 10 letters or digits, at least two capitals."""
+    short = written.rstrip(".-")
+    letters = [c for c in short if c.isalnum()]
+    if 2 <= len(letters) <= 10 and sum(c.isupper() for c in short) >= 2:
+        return short
+    return None
 
 
 def _minor(word: str) -> bool:
@@ -132,8 +137,8 @@ def _short_in_parens(text: str, at: int) -> Definition | None:
     match = _SHORT_IN_PARENS.match(text, at)
     if match is None:
         return None
-    short = match.group(1).rstrip(".-")
-    if not _acronym_shaped(short):
+    short = _short_form(match.group(1))
+    if short is None:
         return None
     words = _words_before(text, at, _word_limit(short))
     if words and words[-1].group().rstrip(".") == short:
@@ -157,8 +162,8 @@ def _long_in_parens(text: str, at: int) -> Definition | None:
     start = at - len(window) + before.start(1)
     if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
         return None  # the end of a longer word
-    short = before.group(1).rstrip(".-")
-    if not _acronym_shaped(short):
+    short = _short_form(before.group(1))
+    if short is None:
         return None
     # "G.R.C. (Gramophone Record Company, 1939-85)": the long form ends at a comma.
     inside = re.split(r"[,;]", match.group(1), maxsplit=1)[0]
@@ -196,8 +201,8 @@ def _stands_for(text: str, at: int) -> Definition | None:
     for match in _STANDS_FOR.finditer(text, begin, at + 40):
         if match.start(1) > at or match.end() < at:
             continue
-        short = match.group(1).rstrip(".-")
-        if not _acronym_shaped(short):
+        short = _short_form(match.group(1))
+        if short is None:
             return None
         clause = _CLAUSE_END.search(text, match.end())
         end = clause.start() if clause is not None else len(text)
@@ -229,8 +234,8 @@ def _or_short(text: str, at: int) -> Definition | None:
     match = _OR_SHORT.match(text, at)
     if match is None:
         return None
-    short = match.group(1).rstrip(".-")
-    if not _acronym_shaped(short):
+    short = _short_form(match.group(1))
+    if short is None:
         return None
     words = _words_before(text, at, _word_limit(short))
     wanted = _letters(short)
