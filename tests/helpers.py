@@ -7,9 +7,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citegraph import Message
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -228,3 +231,28 @@ def everything_in(scope: Any) -> dict[str, Any]:
         "apollo": scope.entities("Apollo"),
         "audit": scope.audit_summary(),
     }  # fmt: skip
+
+
+# -- the OpenAI-compatible stub server's callbacks -------------------------------------------
+
+
+def sent_tokens(messages: list[dict[str, str]]) -> int:
+    """A request's prompt tokens as the stub received it: each message's, with its framing
+    (4 tokens)."""
+    from citegraph.extract.cost import count_tokens
+
+    return sum(count_tokens(m["content"]) + 4 for m in messages)
+
+
+def counted_usage(messages: list[dict[str, str]], reply: str) -> tuple[int, int]:
+    """The stub's usage: the prompt as received, and the reply."""
+    from citegraph.extract.cost import count_tokens
+
+    return sent_tokens(messages), count_tokens(reply)
+
+
+def replying(reply: Callable[[Sequence[Message]], str]) -> Callable[[list[dict[str, str]]], str]:
+    """The stub's reply function made from one that reads messages."""
+    from citegraph import Message
+
+    return lambda messages: reply([Message(m["role"], m["content"]) for m in messages])

@@ -20,12 +20,12 @@ from citegraph import ChatModelError, Message, ScriptedChat, Workspace
 from citegraph.config import load_settings
 from citegraph.extract.ahead import AskAhead
 from citegraph.extract.calls import Spending
-from citegraph.extract.cost import TokenBudget, count_tokens
+from citegraph.extract.cost import TokenBudget
 from citegraph.extract.llm import LLMExtractor
 from citegraph.models.openai_chat import OpenAIChat
 from citegraph.testing import OpenAIStubServer
 
-from helpers import cli, env_with
+from helpers import cli, counted_usage, env_with, replying
 
 SERVICES = ["checkout", "payment", "fraud", "rules", "cart", "pricing", "search", "ads", "mail"]
 TEXT = "\n\n".join(
@@ -110,14 +110,9 @@ def test_calls_of_many_small_documents_are_in_flight_together(workspace: Workspa
 def test_the_budget_holds_with_calls_in_flight_and_paid_replies_are_kept(
     tmp_path: Path,
 ) -> None:
-    def usage(messages: list[dict[str, str]], reply: str) -> tuple[int, int]:
-        return sum(count_tokens(m["content"]) + 4 for m in messages), count_tokens(reply)
-
-    def respond(messages: list[dict[str, str]]) -> str:
-        return _reply([Message(m["role"], m["content"]) for m in messages])
-
     settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=80, extract=False)
-    with OpenAIStubServer(respond, usage=usage) as server, Workspace(settings) as ws:
+    stub = OpenAIStubServer(replying(_reply), usage=counted_usage)
+    with stub as server, Workspace(settings) as ws:
         scope = ws.scope("s")
         scope.ingest(TEXT, name="services.md")
         chat = OpenAIChat("stub", base_url=server.url, api_key="x")
@@ -167,7 +162,7 @@ def test_the_extract_command_asks_four_at_a_time_by_default(tmp_path: Path) -> N
         time.sleep(0.1)
         with lock:
             seen["now"] -= 1
-        return _reply([Message(m["role"], m["content"]) for m in messages])
+        return replying(_reply)(messages)
 
     with OpenAIStubServer(respond) as server:
         env = env_with(CITEGRAPH_CHAT_BASE_URL=server.url, CITEGRAPH_CHAT_API_KEY="x")

@@ -13,12 +13,11 @@ import pytest
 
 from citegraph import Message, ScriptedChat, Workspace
 from citegraph.config import load_settings
-from citegraph.extract.cost import count_tokens
 from citegraph.extract.llm import LLMExtractor
 from citegraph.models.openai_chat import OpenAIChat
 from citegraph.testing import OpenAIStubServer
 
-from helpers import cli, env_with
+from helpers import cli, counted_usage, env_with, replying, sent_tokens
 
 PARAGRAPHS = [
     f"The {name} service calls the {callee} service for every order it handles, day {n}."
@@ -99,16 +98,11 @@ def test_the_estimate_counts_what_is_sent_and_the_budget_holds(tmp_path: Path) -
     counted: list[int] = []
 
     def usage(messages: list[dict[str, str]], reply: str) -> tuple[int, int]:
-        # The stub counts the prompt it received, message by message.
-        prompt = sum(count_tokens(m["content"]) + 4 for m in messages)
-        counted.append(prompt)
-        return prompt, count_tokens(reply)
-
-    def respond(messages: list[dict[str, str]]) -> str:
-        return _reply([Message(m["role"], m["content"]) for m in messages])
+        counted.append(sent_tokens(messages))  # the prompt the stub received
+        return counted_usage(messages, reply)
 
     settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=100, extract=False)
-    with OpenAIStubServer(respond, usage=usage) as server, Workspace(settings) as ws:
+    with OpenAIStubServer(replying(_reply), usage=usage) as server, Workspace(settings) as ws:
         scope = ws.scope("s")
         scope.ingest(TEXT, name="orders.md")
         scope.ingest(TEXT.replace(b"order", b"basket"), name="baskets.md")
@@ -179,13 +173,7 @@ def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
     (tmp_path / "docs" / "baskets.md").write_bytes(TEXT.replace(b"order", b"basket"))
     assert cli("ingest", str(tmp_path / "docs"), "--home", str(home), env=off).returncode == 0
 
-    def respond(messages: list[dict[str, str]]) -> str:
-        return _reply([Message(m["role"], m["content"]) for m in messages])
-
-    def usage(messages: list[dict[str, str]], reply: str) -> tuple[int, int]:
-        return sum(count_tokens(m["content"]) + 4 for m in messages), count_tokens(reply)
-
-    with OpenAIStubServer(respond, usage=usage) as server:
+    with OpenAIStubServer(replying(_reply), usage=counted_usage) as server:
         env = env_with(CITEGRAPH_CHAT_BASE_URL=server.url, CITEGRAPH_CHAT_API_KEY="x")
         args = ("extract", "--llm", "--model", "stub", "--home", str(home))
         figures = json.loads(cli(*args, "--estimate", "--json", env=env).stdout)

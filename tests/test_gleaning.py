@@ -14,12 +14,11 @@ import pytest
 
 from citegraph import Message, ScriptedChat, Workspace
 from citegraph.config import load_settings
-from citegraph.extract.cost import count_tokens
 from citegraph.extract.llm import GLEAN_PROMPT, SCHEMAS, LLMExtractor
 from citegraph.testing import OpenAIStubServer
 
 from conftest import dataset
-from helpers import cli, env_with
+from helpers import cli, counted_usage, env_with, replying, sent_tokens
 
 TEXT = (
     b"The checkout service calls the payment service for every order. "
@@ -144,14 +143,10 @@ def test_no_gleaning_after_an_unreadable_first_reply(workspace: Workspace) -> No
 
 
 def test_gleaning_calls_are_estimated_and_held_to_the_budget(tmp_path: Path) -> None:
-    def respond(messages: list[dict[str, str]]) -> str:
-        return str(_model().complete([Message(m["role"], m["content"]) for m in messages]).text)
-
-    def usage(messages: list[dict[str, str]], reply: str) -> tuple[int, int]:
-        return sum(count_tokens(m["content"]) + 4 for m in messages), count_tokens(reply)
-
+    respond = replying(lambda messages: _model().complete(messages).text)
     settings = replace(load_settings(home=tmp_path / "home"), extract=False)
-    with OpenAIStubServer(respond, usage=usage) as server, Workspace(settings) as ws:
+    stub = OpenAIStubServer(respond, usage=counted_usage)
+    with stub as server, Workspace(settings) as ws:
         from citegraph.models.openai_chat import OpenAIChat
 
         scope = ws.scope("s")
@@ -171,8 +166,7 @@ def test_gleaning_calls_are_estimated_and_held_to_the_budget(tmp_path: Path) -> 
         assert (finished.calls, finished.cached, len(server.requests)) == (1, 1, 2)
         assert server.requests[1]["messages"][-1]["content"] == GLEAN_PROMPT
         # The round's prompt was sent as estimated once the first reply was known.
-        sent = sum(count_tokens(m["content"]) + 4 for m in server.requests[1]["messages"])
-        assert left.prompt_tokens == sent
+        assert left.prompt_tokens == sent_tokens(server.requests[1]["messages"])
         assert scope.extraction_estimate(extractor).calls == 0  # all done
         assert len([r for r in scope.relations() if not r.weak]) == 2
 
@@ -197,9 +191,7 @@ def test_the_extract_command_gleans_when_asked(tmp_path: Path) -> None:
     without_model = cli("extract", "--gleanings", "1", "--home", str(home))
     assert without_model.returncode == 2 and "--llm" in without_model.stderr
 
-    def respond(messages: list[dict[str, str]]) -> str:
-        return str(_model().complete([Message(m["role"], m["content"]) for m in messages]).text)
-
+    respond = replying(lambda messages: _model().complete(messages).text)
     with OpenAIStubServer(respond) as server:
         env = env_with(CITEGRAPH_CHAT_BASE_URL=server.url, CITEGRAPH_CHAT_API_KEY="x")
         args = ("extract", "--llm", "--model", "stub", "--gleanings", "1", "--home", str(home))
