@@ -64,19 +64,17 @@ def extract(
         entities.drop_orphans()
     by = name_of(extractor)
     busy = set(spending.busy)
-    elsewhere = "its entities are being extracted by another process, which stores them"
-    return [
-        replace(
-            r,
-            document=replace(r.document, extracted=True, extracted_with=by),
-            extraction=reports[r.document.id],
-        )
-        if r.document.id in reports
-        else replace(r, warnings=(*r.warnings, elsewhere))
-        if r.document.id in busy
-        else r
-        for r in results
-    ]
+
+    def extracted(r: IngestResult) -> IngestResult:
+        if r.document.id in reports:
+            document = replace(r.document, extracted=True, extracted_with=by)
+            return replace(r, document=document, extraction=reports[r.document.id])
+        if r.document.id in busy:
+            elsewhere = "its entities are being extracted by another process, which stores them"
+            return replace(r, warnings=(*r.warnings, elsewhere))
+        return r
+
+    return [extracted(r) for r in results]
 
 
 def pending_extraction(documents: Iterable[Document], by: str, again: bool) -> list[Document]:
