@@ -56,11 +56,6 @@ class GleaningExtractor(CachingExtractor, Protocol):
     def glean(self, text: str, title: str | None, earlier: Sequence[ChatReply]) -> ChatReply: ...
 
 
-def gleanings(extractor: object) -> int:
-    """How many gleaning rounds follow each call of `extractor` (0 for most)."""
-    return max(0, int(getattr(extractor, "gleanings", 0) or 0))
-
-
 def chunks_per_call(extractor: object) -> int:
     """How many consecutive chunks one model call covers (1 for an extractor that does not
     say)."""
@@ -192,12 +187,10 @@ def propose(
         report,
     )
     proposal = extractor.read(reply, calls=calls)
-    rounds = gleanings(extractor) if isinstance(extractor, GleaningExtractor) else 0
-    if proposal.unreadable or not rounds:
+    if proposal.unreadable or not isinstance(extractor, GleaningExtractor):
         return proposal  # nothing to glean after a reply that could not be read
-    assert isinstance(extractor, GleaningExtractor)
     replies = [reply]
-    for _ in range(rounds):
+    for _ in range(extractor.gleanings):
         earlier = list(replies)
         reply, calls = _reply(
             extractor.glean_key(text, title, earlier),
