@@ -6,6 +6,12 @@ entity twice on one path (cycles end there), keeps a few best paths per entity, 
 bounded: at most MAX_HOPS levels, MAX_ENTITIES entities, MAX_EDGE_ROWS relations read per
 level; a cut is said (`truncated`, and which limit). Results are ordered deterministically:
 grade, then hop count, then name.
+
+Names a source says are one thing (`alias-of`: an acronym's definition, a remembered fact) are
+walked as one: before each level, the aliases of the entities it walks from join them at the
+same depth, each by a hop graded against the sentence that defines it, so a path shows why
+"PCS" led to what calls the Product Catalog Service. An alias is not listed as affected by a
+change to the thing it names.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
+from ..extract.acronyms import ALIAS_OF
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
 from ..store.queries.co_mentions import CO_MENTIONED, CO_MENTIONS_AROUND
@@ -38,6 +45,7 @@ MAX_ENTITIES = MAX_WALK_ENTITIES
 MAX_EDGE_ROWS = 5000  # per level and direction
 PATHS_PER_ENTITY = 3
 MAX_PATHS = 10  # between two entities
+ALIAS_ROUNDS = 3  # aliases of aliases followed at one depth
 
 
 def check_hops(max_hops: int) -> None:
@@ -45,8 +53,13 @@ def check_hops(max_hops: int) -> None:
         raise UsageError(f"max_hops must be between 1 and {MAX_HOPS}, not {max_hops}")
 
 
-def _path_order(path: GradedPath) -> tuple[int, int, tuple[str, ...]]:
-    return (path.grade.rank, len(path.hops), tuple(e.name for e in path.entities))
+def _steps(path: GradedPath) -> int:
+    """A path's hops, not counting those from a name to another name of the same thing."""
+    return sum(hop.relation != ALIAS_OF for hop in path.hops)
+
+
+def _path_order(path: GradedPath) -> tuple[int, int, int, tuple[str, ...]]:
+    return (path.grade.rank, _steps(path), len(path.hops), tuple(e.name for e in path.entities))
 
 
 @dataclass
@@ -77,6 +90,8 @@ class Walk:
         way, for paths)?"""
         if edge.type == CO_MENTIONED:
             return self.policy.co_mentions
+        if edge.type == ALIAS_OF:
+            return self.policy.aliases  # one thing under two names: either way
         orientation = self.policy.orientation(edge.type)
         if orientation is None:
             return False
@@ -91,19 +106,23 @@ class Walk:
         return walked_from_is_source == source_depends
 
     def level(
-        self, frontier: dict[str, Bound], direction: Direction | None
+        self, frontier: dict[str, Bound], direction: Direction | None, aliases: bool = False
     ) -> list[tuple[str, Hop, Bound | None]]:
         """The hops out of the frontier (by the key of the entity each starts from), each with
-        the entity it reaches (None: an ambiguous name, not walked)."""
+        the entity it reaches (None: an ambiguous name, not walked). `aliases`: only the
+        hops to other names of the frontier's entities."""
         node_of = {key: node for node, bound in frontier.items() for key in bound.keys}
         keys = sorted(node_of)
         # CO_MENTIONED edges are stored only by stores written before co-mentions were read
         # from the mentions of one sentence (co_mentions.py).
-        types = [*self.policy.types, *([CO_MENTIONED] if self.policy.co_mentions else [])]
+        co_mentions = self.policy.co_mentions and not aliases
+        types = [*self.policy.types, *([CO_MENTIONED] if co_mentions else [])]
+        if aliases:
+            types = [ALIAS_OF]
         rows = self.graph.ro_query(
             EDGES_AROUND, {"keys": keys, "types": types, "limit": MAX_EDGE_ROWS}
         )
-        if self.policy.co_mentions:
+        if co_mentions:
             rows += self.graph.ro_query(CO_MENTIONS_AROUND, {"keys": keys, "limit": MAX_EDGE_ROWS})
         edges = [Edge.of(row) for row in rows]
         if (
@@ -139,37 +158,77 @@ class Walk:
         stop_at: str | None = None,
     ) -> dict[str, _Reached]:  # fmt: skip
         """Walk out from `start` level by level; what was reached, by key."""
-        reached: dict[str, _Reached] = {start.ref.key: _Reached(start, start.ref, [], 0)}
+        walk = _Spread(self, start, keep, stop_at)
         frontier = {start.ref.key: start}
         for depth in range(1, max_hops + 1):
+            frontier = walk.with_aliases(frontier, depth - 1)
             if not frontier:
                 break
             next_frontier: dict[str, Bound] = {}
             for node, hop, target in self.level(frontier, direction):
-                end = hop.end.key
-                if end == start.ref.key:
-                    continue  # a cycle back to the start
-                seen = reached.get(end)
-                if seen is not None and seen.walkable_at is not None and seen.walkable_at < depth:
-                    continue  # reached by a shorter walkable path already
-                here = reached.setdefault(end, _Reached(target, hop.end))
-                walkable = target is not None and hop.grade.at_least(self.policy.min_grade)
-                for path in reached[node].paths or [GradedPath(())]:
-                    if path.hops and not path.grade.at_least(self.policy.min_grade):
-                        continue
-                    if end in {e.key for e in path.entities}:
-                        continue  # a cycle: this path already went through it
-                    here.add(GradedPath((*path.hops, hop)), keep)
-                if walkable and target is not None and here.walkable_at is None:
-                    here.walkable_at = depth
-                    if end != stop_at:
-                        next_frontier[end] = target
-            if len(reached) - 1 > MAX_ENTITIES:
+                walk.take(node, hop, target, depth, next_frontier)
+            if len(walk.reached) - 1 > MAX_ENTITIES:
                 self.limits.add(f"entities ({MAX_ENTITIES})")
                 break
             frontier = next_frontier
+        else:
+            walk.with_aliases(frontier, max_hops)  # what the last level reached is also named
+        reached = walk.reached
         del reached[start.ref.key]
         return {key: r for key, r in reached.items() if r.paths}
+
+
+class _Spread:
+    """What one walk has reached so far, and how a hop adds to it."""
+
+    def __init__(self, walk: Walk, start: Bound, keep: int, stop_at: str | None):
+        self.walk = walk
+        self.start = start.ref.key
+        self.keep = keep
+        self.stop_at = stop_at
+        self.reached: dict[str, _Reached] = {start.ref.key: _Reached(start, start.ref, [], 0)}
+
+    def take(
+        self, node: str, hop: Hop, target: Bound | None, depth: int, frontier: dict[str, Bound]
+    ) -> None:
+        """Add the paths through `hop` (from `node`, at `depth`); its end joins `frontier`
+        when it is reached walkable for the first time."""
+        end = hop.end.key
+        if end == self.start:
+            return  # a cycle back to the start
+        seen = self.reached.get(end)
+        if seen is not None and seen.walkable_at is not None and seen.walkable_at < depth:
+            return  # reached by a shorter walkable path already
+        here = self.reached.setdefault(end, _Reached(target, hop.end))
+        min_grade = self.walk.policy.min_grade
+        walkable = target is not None and hop.grade.at_least(min_grade)
+        for path in self.reached[node].paths or [GradedPath(())]:
+            if path.hops and not path.grade.at_least(min_grade):
+                continue
+            if end in {e.key for e in path.entities}:
+                continue  # a cycle: this path already went through it
+            here.add(GradedPath((*path.hops, hop)), self.keep)
+        if walkable and target is not None and here.walkable_at is None:
+            here.walkable_at = depth
+            if end != self.stop_at:
+                frontier[end] = target
+
+    def with_aliases(self, frontier: dict[str, Bound], depth: int) -> dict[str, Bound]:
+        """`frontier` and the other names a source gives its entities, reached at the same
+        `depth` (aliases of aliases too, a few rounds)."""
+        if not self.walk.policy.aliases or not frontier:
+            return frontier
+        whole = dict(frontier)
+        pending = frontier
+        for _ in range(ALIAS_ROUNDS):
+            found: dict[str, Bound] = {}
+            for node, hop, target in self.walk.level(pending, None, aliases=True):
+                self.take(node, hop, target, depth, found)
+            pending = {key: bound for key, bound in found.items() if key not in whole}
+            whole.update(pending)
+            if not pending:
+                break
+        return whole
 
 
 def impact(
@@ -188,8 +247,9 @@ def impact(
     reached = walk.spread(start, direction, max_hops, PATHS_PER_ENTITY)
     affected = sorted(
         (
-            Affected(r.ref, len(r.paths[0].hops), r.paths[0].grade, tuple(r.paths))
+            Affected(r.ref, _steps(r.paths[0]), r.paths[0].grade, tuple(r.paths))
             for r in reached.values()
+            if r.paths[0].hops[-1].relation != ALIAS_OF  # another name of what is listed
         ),
         key=lambda a: (a.grade.rank, a.hops, a.entity.name, a.entity.key),
     )

@@ -142,6 +142,9 @@ class PolicyIn(Strict):
 
     follow: list[FollowIn] = Field(min_length=1, max_length=50)
     co_mentions: bool = Field(False, description="Also walk links by a shared sentence only.")
+    aliases: bool = Field(
+        True, description="Walk names a source says are one thing (alias-of) as one."
+    )
     min_grade: Literal["supported", "inferred", "insufficient"] = Field(
         "inferred", description="Hops graded below this are shown, not walked through."
     )
@@ -202,6 +205,7 @@ def policy_from(policy: PolicyIn | None) -> WalkPolicy | None:
     return WalkPolicy(
         follow=tuple((f.type, f.orientation) for f in policy.follow),
         co_mentions=policy.co_mentions,
+        aliases=policy.aliases,
         min_grade=Grade(policy.min_grade),
         name=policy.name,
     )

@@ -92,6 +92,7 @@ class PolicyOut(Wire):
     name: str
     follow: list[FollowOut]
     co_mentions: bool
+    aliases: bool = Field(description="Names a source says are one thing are walked as one.")
     min_grade: GradeName
     default: bool = Field(description="False: evaluation mode, results not under the default.")
 
@@ -186,6 +187,7 @@ def policy_shape(policy: WalkPolicy) -> PolicyOut:
         name=policy.name,
         follow=[FollowOut(type=t, orientation=o) for t, o in policy.follow],
         co_mentions=policy.co_mentions,
+        aliases=policy.aliases,
         min_grade=policy.min_grade.value,
         default=policy.is_default,
     )

@@ -65,6 +65,8 @@ class WalkPolicy:
     `follow`: relation types and how each reads as a dependency. `co_mentions`: also walk
     links that exist only because two names share a sentence (always graded `inferred`).
     `min_grade`: a hop graded below it is shown, but the walk does not go on through it.
+    `aliases`: walk names a source says are another name of one thing (`alias-of`) as that
+    thing, each by a hop graded against the sentence that says so.
     Every result carries the policy it was computed under; one that is not the default is
     marked as evaluation mode.
     """
@@ -73,6 +75,7 @@ class WalkPolicy:
     co_mentions: bool = False
     min_grade: Grade = Grade.INFERRED
     name: str = "engineering-default"
+    aliases: bool = True
 
     def orientation(self, relation_type: str) -> Orientation | None:
         for kind, orientation in self.follow:
@@ -145,7 +148,8 @@ class GradedPath:
 
 @dataclass(frozen=True)
 class Affected:
-    """An entity reached by the walk: its distance in hops and its best paths."""
+    """An entity reached by the walk: its distance in hops (a hop to another name of the same
+    thing not counted) and its best paths."""
 
     entity: EntityRef
     hops: int

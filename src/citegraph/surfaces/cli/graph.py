@@ -56,6 +56,7 @@ def _policy(co_mentions: bool) -> WalkPolicy:
 def _print_policy(policy: WalkPolicy) -> None:
     mode = "" if policy.is_default else " [yellow](evaluation mode: not the default policy)[/]"
     types = ", ".join(policy.types) + (", co-mentions" if policy.co_mentions else "")
+    types += ", through aliases" if policy.aliases else ""
     out.print(f"policy {escape(policy.name)}: follows {escape(types)}{mode}")
 
 

@@ -1,0 +1,149 @@
+"""Walks through aliases: a name a source says is another name of one thing (an acronym's
+definition, a remembered `alias-of` fact) is walked as that thing, by a hop graded against the
+sentence that says so; a negated alias is not walked through."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from citegraph import EntityFact, Facts, Passage, RelationFact, Scope, Workspace
+from citegraph.surfaces.cli.main import app
+from citegraph.surfaces.http import TokenFile, create_app
+from citegraph.values.paths import Grade, GradedPath, ImpactResult, WalkPolicy
+
+DOCS = {
+    "catalog.md": b"# Catalog\n\nThe Product Catalog Service (PCS) keeps the list of products.\n",
+    "frontend.md": b"# Frontend\n\nThe frontend calls the PCS to list products.\n\n"
+    b"The ad-service calls the frontend for banners.\n",
+    "checkout.md": b"# Checkout\n\nThe checkout-service calls the Product Catalog Service for "
+    b"prices.\n",
+    "ledger.md": b"# Ledger\n\nThe ledger-service writes to the journal-db.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def shop(workspace: Workspace) -> Scope:
+    scope = workspace.scope(f"aliaswalk{os.getpid()}")
+    for name, text in DOCS.items():
+        scope.ingest(text, name=name)
+    scope.remember(
+        "old glossary",
+        Facts(
+            entities=(EntityFact("JDB", "datastore"), EntityFact("journal-db", "datastore")),
+            relations=(RelationFact("JDB", "journal-db", "alias-of"),),
+        ),
+        [Passage("JDB is no longer another name for the journal-db.", ("JDB", "journal-db"))],
+    )
+    return scope
+
+
+def _steps(path: GradedPath) -> list[tuple[str, str, str, Grade]]:
+    return [(h.subject, h.relation, h.object, h.grade) for h in path.hops]
+
+
+def _by_name(result: ImpactResult) -> dict[str, tuple[int, GradedPath]]:
+    return {a.entity.name: (a.hops, a.paths[0]) for a in result.affected}
+
+
+def test_dependents_stated_of_the_acronym_are_reached_from_the_long_form(shop: Scope) -> None:
+    result = shop.impact("Product Catalog Service", direction="dependents", max_hops=2)
+    found = _by_name(result)
+    assert set(found) == {"checkout-service", "Frontend", "ad-service"}  # PCS is not listed
+    hops, path = found["Frontend"]
+    assert hops == 1  # the alias is the same thing: not a hop away
+    assert _steps(path) == [
+        ("PCS", "alias-of", "Product Catalog Service", Grade.SUPPORTED),
+        ("Frontend", "calls", "PCS", Grade.SUPPORTED),
+    ]
+    for hop in path.hops:
+        assert hop.evidence is not None
+        stored = shop.stored_text(hop.evidence.document_id)
+        assert stored[hop.evidence.start_byte : hop.evidence.end_byte] == (
+            hop.evidence.quote.encode()
+        )
+    assert [h.evidence.quote for h in path.hops if h.evidence] == [
+        "Product Catalog Service (PCS)",
+        "The frontend calls the PCS to list products.",
+    ]
+    # Within max_hops, counted without the alias: two calls from the Product Catalog Service.
+    assert found["ad-service"][0] == 2
+
+
+def test_dependents_stated_of_the_long_form_are_reached_from_the_acronym(shop: Scope) -> None:
+    found = _by_name(shop.impact("PCS", direction="dependents", max_hops=1))
+    assert set(found) == {"checkout-service", "Frontend"}
+    hops, path = found["checkout-service"]
+    assert hops == 1
+    assert [h.relation for h in path.hops] == ["alias-of", "calls"]
+
+
+def test_walks_without_aliases_when_the_policy_says_so(shop: Scope) -> None:
+    policy = WalkPolicy(aliases=False, name="no-aliases")
+    result = shop.impact("PCS", direction="dependents", max_hops=2, policy=policy)
+    assert set(_by_name(result)) == {"Frontend", "ad-service"}
+    assert not result.policy.is_default
+
+
+def test_paths_go_through_an_alias(shop: Scope) -> None:
+    result = shop.paths("ad-service", "checkout-service", max_hops=3)
+    assert [_steps(p) for p in result.paths] == [
+        [
+            ("ad-service", "calls", "Frontend", Grade.SUPPORTED),
+            ("Frontend", "calls", "PCS", Grade.SUPPORTED),
+            ("PCS", "alias-of", "Product Catalog Service", Grade.SUPPORTED),
+            ("checkout-service", "calls", "Product Catalog Service", Grade.SUPPORTED),
+        ]
+    ]
+    alias = shop.paths("PCS", "Product Catalog Service", max_hops=1)
+    assert [[h.relation for h in p.hops] for p in alias.paths] == [["alias-of"]]
+
+
+def test_a_negated_alias_is_shown_but_not_walked_through(shop: Scope) -> None:
+    result = shop.impact("JDB", direction="dependents", max_hops=2)
+    assert result.status == "ok"
+    assert result.affected == ()  # the ledger-service writes to the journal-db, not to JDB
+    paths = shop.paths("JDB", "journal-db", max_hops=1).paths
+    [[hop]] = [p.hops for p in paths]
+    assert (hop.relation, hop.grade) == ("alias-of", Grade.INSUFFICIENT)
+    assert hop.reason is not None and "negated" in hop.reason
+
+
+def test_http_and_cli_say_the_walk_goes_through_aliases(tmp_path: Path) -> None:
+    import citegraph
+
+    home = tmp_path / "home"
+    with citegraph.open(home) as ws:
+        scope = ws.scope("t")
+        for name, text in DOCS.items():
+            scope.ingest(text, name=name)
+        tokens = TokenFile(home.parent / "tokens.json")
+        auth = {"Authorization": f"Bearer {tokens.create(['t'], 'read')}"}
+        client = TestClient(create_app(ws, tokens))
+        default = client.post("/v1/impact", json={"scope": "t", "entity": "PCS"}, headers=auth)
+        assert default.status_code == 200, default.text
+        body = default.json()
+        assert body["policy"]["aliases"] is True and body["policy"]["default"] is True
+        assert {a["entity"]["name"] for a in body["affected"]} >= {"checkout-service"}
+        policy = {"follow": [{"type": "calls", "orientation": "forward"}], "aliases": False}
+        plain = client.post(
+            "/v1/impact", json={"scope": "t", "entity": "PCS", "policy": policy}, headers=auth
+        )
+        assert plain.status_code == 200, plain.text
+        assert plain.json()["policy"]["aliases"] is False
+        assert {a["entity"]["name"] for a in plain.json()["affected"]} == {
+            "Frontend", "ad-service"
+        }  # fmt: skip
+    runner = CliRunner()
+    shown = runner.invoke(app, ["impact", "PCS", "--home", str(home), "-s", "t"])
+    assert shown.exit_code == 0, shown.stdout
+    text = " ".join(shown.stdout.split())
+    assert "through aliases" in text
+    assert "PCS alias-of Product Catalog Service supported" in text
+    as_json = runner.invoke(app, ["impact", "PCS", "--json", "--home", str(home), "-s", "t"])
+    assert json.loads(as_json.stdout)["policy"]["aliases"] is True
