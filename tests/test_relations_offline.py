@@ -112,6 +112,46 @@ def test_sentences_state_typed_relations_with_their_polarity(scope: Scope) -> No
     _assert_located(scope, scope.relations())
 
 
+PRONOUNS = b"""# Cart
+
+The cart service keeps carts in memory. It calls the payment service to charge cards.
+The order service keeps orders. It does not call the ledger service.
+The quote service prices parcels. It may call the tax service.
+The mail service sends receipts. It is called by the checkout service.
+
+## inventory-service
+
+It reads from the stock database.
+
+The frontend and the search service share a cluster. It calls the ads service.
+The frontend's cache holds pages. It calls the image service.
+Users reach the frontend through the load balancer. It calls the review service.
+The report service runs nightly.
+
+It calls the archive service.
+"""
+
+
+def test_a_pronoun_subject_is_said_of_the_name_opening_the_sentence_before(
+    scope: Scope,
+) -> None:
+    scope.ingest(PRONOUNS, name="pronouns.md")
+    edges = _edges(scope)
+    assert edges == {
+        ("cart service", "calls", "payment service", "affirmed", "actual"),
+        ("order service", "calls", "ledger service", "negated", "actual"),
+        ("quote service", "calls", "tax service", "affirmed", "hypothetical"),
+        ("checkout service", "calls", "mail service", "affirmed", "actual"),  # passive
+        ("inventory-service", "reads", "stock database", "affirmed", "actual"),  # a heading
+    }  # not after two subjects, a possessive, a subject that is no name, or a paragraph break
+    quotes = {r.target: r.quote for r in scope.relations() if not r.weak}
+    assert quotes["payment service"] == (
+        "The cart service keeps carts in memory. It calls the payment service to charge cards."
+    )
+    assert quotes["stock database"] == "## inventory-service\n\nIt reads from the stock database."
+    _assert_located(scope, scope.relations())
+
+
 def test_table_rows_relate_their_subject(scope: Scope) -> None:
     scope.ingest(TABLE, name="services.md")
     edges = _edges(scope)

@@ -4,7 +4,10 @@ Sentences: "X calls / depends on / reads from / writes to / sends … to Y" (the
 verbs.py), between names located in the sentence: what the offline extractor found in the
 chunk, plus lowercase component phrases ("the cart service", "the orders queue"). A list
 after the verb ("calls A, B and C") gives one relation per item; a subject set off by an
-aside ("X, written in Go, calls Y") is still X.
+aside ("X, written in Go, calls Y") is still X. A sentence whose subject is "It" (or "This
+service") is said of the name that opens the sentence before it, in the same paragraph or the
+heading above: "The cart service keeps carts in Redis. It calls the payment service." is
+quoted whole, so the quote names both ends.
 
 Table rows: the first cell names the row's subject. A column whose header states a relation
 ("Calls", "Depends on", "Talks to") relates the subject to each name in that cell; a cell that
@@ -41,6 +44,11 @@ _LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
 _MAX_SUBJECT_GAP = 60
+# A pronoun subject opening a sentence, and what may come before the name that opens the
+# sentence it refers back to (a bullet, a heading's marks, an article).
+_PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])")
+_OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
+_MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,69 @@ def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -
         found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
 
 
+def _stated(sentence: str, names: list[_Name]) -> list[tuple[_Name, _Name, str]]:
+    """(source, target, type) of each relation `sentence` states between `names`."""
+    found: list[tuple[_Name, _Name, str]] = []
+    for left, right in itertools.pairwise(names):
+        stated = stated_relation(sentence[left.end : right.start])
+        if stated is None:
+            continue
+        verb_start, verb_end = left.end + stated.start, left.end + stated.end
+        subject = _subject(sentence, names, verb_start)
+        if subject is None:
+            continue
+        for target in _objects(sentence, names, verb_end):
+            pair = (target, subject) if stated.passive else (subject, target)
+            found.append((*pair, stated.type))
+    return found
+
+
+def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) -> _Name | None:
+    """The name a pronoun opening the sentence at `start` refers to: the one that opens the
+    sentence `before` it, when that one is a heading or in the same paragraph, and names one
+    thing (not "X and Y", not "X's cache")."""
+    gap = text[before[1] : start]
+    previous = text[before[0] : before[1]]
+    if "\n\n" in gap.replace(" ", "") and not previous.startswith("#"):
+        return None
+    names = _names_in(previous, known)
+    if not names or not _OPENING.fullmatch(previous[: names[0].start]):
+        return None
+    first, after = names[0], previous[names[0].end :]
+    if after.startswith(("'s", "’s")):
+        return None
+    if len(names) > 1 and _LIST_JOINER.fullmatch(previous[first.end : names[1].start]):
+        return None
+    return _Name(first.text, before[0] + first.start, before[0] + first.end)
+
+
+def _pronoun_relations(
+    text: str, span: tuple[int, int], before: tuple[int, int], known: Names
+) -> list[RelationProposal]:
+    """Relations of a sentence whose subject is a pronoun, said of its antecedent and quoted
+    from the sentence before through this one."""
+    start, end = span
+    sentence = text[start:end]
+    opening = _PRONOUN.match(sentence)
+    if opening is None:
+        return []
+    quote = text[before[0] : end]
+    if len(quote.encode()) > _MAX_QUOTE_BYTES:
+        return []
+    referent = _antecedent(text, before, start, known)
+    if referent is None:
+        return []
+    pronoun = _Name(opening.group(1), opening.start(1), opening.end(1))
+    names = [pronoun, *(n for n in _names_in(sentence, known) if n.start >= pronoun.end)]
+    found: list[RelationProposal] = []
+    for a, b, kind in _stated(sentence, names):
+        if pronoun in (a, b):
+            source = referent.text if a is pronoun else a.text
+            target = referent.text if b is pronoun else b.text
+            _add(found, quote, source, target, kind)
+    return found
+
+
 def sentence_relations(text: str, known: Names, checked: bool = False) -> list[RelationProposal]:
     """Relations stated in the sentences of `text` (`checked`: the caller found that
     `any_verb(text)`)."""
@@ -190,6 +261,7 @@ def sentence_relations(text: str, known: Names, checked: bool = False) -> list[R
     # A sentence starts and ends beside a space or a mark, so a key word is in it exactly
     # when one of the text's key words starts inside it.
     places = verb_places(text)
+    before: tuple[int, int] | None = None
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         if places is None:
@@ -197,23 +269,16 @@ def sentence_relations(text: str, known: Names, checked: bool = False) -> list[R
         else:
             index = bisect.bisect_left(places, start)
             has_verb = index < len(places) and places[index] < end
+        previous, before = before, (start, end)
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
+        if previous is not None:
+            found += _pronoun_relations(text, (start, end), previous, known)
         names = _names_in(sentence, known)
         if len(names) < 2:
             continue
-        for left, right in itertools.pairwise(names):
-            between = sentence[left.end : right.start]
-            stated = stated_relation(between)
-            if stated is None:
-                continue
-            verb_start, verb_end = left.end + stated.start, left.end + stated.end
-            subject = _subject(sentence, names, verb_start)
-            if subject is None:
-                continue
-            for target in _objects(sentence, names, verb_end):
-                a, b = (target, subject) if stated.passive else (subject, target)
-                _add(found, sentence, a.text, b.text, stated.type)
+        for a, b, kind in _stated(sentence, names):
+            _add(found, sentence, a.text, b.text, kind)
     return found
 
 
