@@ -218,6 +218,40 @@ def test_a_sequence_diagram_states_its_requests_not_its_replies(scope: Scope) ->
     _assert_located(scope, scope.relations())
 
 
+PLANTUML_SEQUENCE = b"""# Placing an order
+
+```plantuml
+@startuml
+actor Shopper
+participant "Checkout Service" as CO
+database StockDB
+Shopper -> CO : place order
+activate CO
+CO -> PaymentService : Charge(card)
+PaymentService --> CO : receipt
+CO ->> Mailer : confirmation
+CO -> StockDB : reads the stock
+Ledger <-- CO
+return order id
+@enduml
+```
+"""
+
+
+def test_a_plantuml_sequence_diagram_states_its_requests_not_its_replies(scope: Scope) -> None:
+    scope.ingest(PLANTUML_SEQUENCE, name="order-flow-puml.md")
+    relations = [r for r in scope.relations() if not r.weak]
+    assert {(r.source, r.type, r.target) for r in relations} == {
+        ("Shopper", "calls", "Checkout Service"),  # a message without a verb is a request
+        ("Checkout Service", "calls", "PaymentService"),
+        ("Checkout Service", "sends-to", "Mailer"),  # a thin arrow: asynchronous
+        ("Checkout Service", "reads", "StockDB"),  # the message's words state the relation
+    }  # the dashed replies state no dependency
+    quotes = {r.target: r.quote for r in relations}
+    assert quotes["PaymentService"] == "CO -> PaymentService : Charge(card)"
+    _assert_located(scope, relations)
+
+
 def test_configuration_settings_become_located_calls(scope: Scope) -> None:
     scope.ingest(COMPOSE, name="compose.yaml")
     scope.ingest(SETTINGS, name="checkout.toml")

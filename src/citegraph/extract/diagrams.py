@@ -10,6 +10,10 @@ grounding keeps with the relation. The arrow's label gives the type through the 
 draws an arrow. In a sequence diagram a message is a request: a solid arrow (`->>`, `->`) is
 a call, an asynchronous one (`-)`) is `sends-to`, unless its text states another relation
 ("reads the cart" is `reads`); a dashed arrow (`-->>`) is a reply and states no dependency.
+A PlantUML block is read as a sequence diagram when it says so (`participant`, `activate`,
+`return`, `alt`...) and declares no component: its solid messages (`->`) are calls, thin ones
+(`->>`) `sends-to`, unless their text states another relation, and its dashed ones (`-->`)
+are replies.
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ _S_MESSAGE = re.compile(
 
 _P_NAME = r"\[[^\]\n]+\]|\"[^\"\n]+\"|[\w.]+"
 _P_EDGE = re.compile(
-    rf"^[ \t]*(?P<a>{_P_NAME})\s*(?P<arrow><?[-.]+(?:\[[^\]\n]*\])?[-.]*>?)\s*(?P<b>{_P_NAME})"
+    rf"^[ \t]*(?P<a>{_P_NAME})\s*(?P<arrow><{{0,2}}[-.]+(?:\[[^\]\n]*\])?[-.]*>{{0,2}})\s*"
+    rf"(?P<b>{_P_NAME})"
     r"[ \t]*(?::[ \t]*(?P<label>[^\n]*?))?[ \t]*$",
     re.M,
 )
@@ -65,6 +70,17 @@ _P_ALIAS = re.compile(
     r"^[ \t]*(?:component|node|database|queue|actor|participant|rectangle|interface|cloud|"
     r"boundary|entity|control|collections|package|storage|usecase)[ \t]+"
     r"(?:\"(?P<l1>[^\"\n]+)\"|\[(?P<l2>[^\]\n]+)\])[ \t]+as[ \t]+(?P<id>[\w.]+)",
+    re.M,
+)
+# What only a PlantUML sequence diagram says, and what only a component diagram declares.
+_P_SEQUENCE = re.compile(
+    r"^[ \t]*(?:participant|boundary|control|collections|activate|deactivate|autonumber|return|"
+    r"alt|loop|opt|par)\b",
+    re.M,
+)
+_P_COMPONENTS = re.compile(
+    r"^[ \t]*(?:component|node|package|rectangle|interface|cloud|frame|usecase|class)\b|"
+    r"^[ \t]*\[[^\]\n]+\]",
     re.M,
 )
 _D_ID = r"\"[^\"\n]+\"|[\w.]+"
@@ -150,16 +166,22 @@ def _plantuml(text: str, offset: int, block: str) -> Iterator[StructuralRelation
     for match in _P_ALIAS.finditer(block):
         group = "l1" if match.group("l1") else "l2"
         labels[match.group("id")] = _at(text, offset, *match.span(group))
+    sequence = bool(_P_SEQUENCE.search(block)) and not _P_COMPONENTS.search(block)
     for match in _P_EDGE.finditer(block):
         arrow = match.group("arrow")
         if ">" not in arrow and "<" not in arrow:
             continue  # a plain link, no direction
+        if sequence and ("--" in arrow or ".." in arrow):
+            continue  # a reply: no direction of dependency
         a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
         a, b = labels.get(a.text, a), labels.get(b.text, b)
         if arrow.startswith("<"):
             a, b = b, a
         evidence = _line(text, offset, match.start("a"), match.end())
-        yield StructuralRelation(_kind(match.group("label")), evidence, a, b)
+        kind = _kind(match.group("label"))
+        if sequence and kind == UNLABELLED:
+            kind = "sends-to" if ">>" in arrow or "<<" in arrow else "calls"  # a request
+        yield StructuralRelation(kind, evidence, a, b)
 
 
 def _dot(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
