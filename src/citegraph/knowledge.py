@@ -65,9 +65,10 @@ class ScopeKnowledge:
             StoredRelation(
                 a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
                 quote, doc, chunk, start, end, origin or "", name, *pages(starts, start, end),
+                description,
             )
             for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
-            chunk, start, end, origin, name, starts in self._entities.relations(
+            chunk, start, end, origin, name, starts, description in self._entities.relations(
                 norm, limit, relation_type
             )
         ]  # fmt: skip

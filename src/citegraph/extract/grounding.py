@@ -123,6 +123,7 @@ def ground(
             "a_end_byte": chunk.start_byte + ends[0][3].end_byte,
             "b_start_byte": chunk.start_byte + ends[1][3].start_byte,
             "b_end_byte": chunk.start_byte + ends[1][3].end_byte,
+            "description": relation.description,  # the model's words: stored, never cited
         })  # fmt: skip
         report.relations += 1
 

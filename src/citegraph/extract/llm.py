@@ -46,6 +46,14 @@ Rules:
 Entity types: {entity_types}. Relation types: {relation_types}, or a short verb phrase.
 """
 
+# Asked only of an extractor made with `describe=True` (its name says so): a relation's
+# description is the model's words, stored beside the quote and never shown as a citation.
+DESCRIBE_RULE = """\
+- Each relation may also have a "description": one short sentence in your own words about
+  it. It is shown as your words, never as a quote.
+"""
+MAX_DESCRIPTION_CHARS = 300
+
 # A gleaning round's question, after the model's last reply in the same conversation. Its
 # version is part of a gleaning reply's cache key.
 GLEAN_VERSION = "glean/1"
@@ -61,7 +69,9 @@ class LLMExtractor:
     the schema shown to it (engineering defaults: services, datastores, calls, reads...).
     One call covers `chunks_per_call` consecutive chunks of a document; `gleanings` more
     calls (0 by default) each ask, in the same conversation, for what was missed. Up to
-    `concurrency` calls are in flight at once (extract/ahead.py; 1: one after another)."""
+    `concurrency` calls are in flight at once (extract/ahead.py; 1: one after another).
+    `describe`: also ask for each relation's description in the model's words (stored as
+    such, never cited); a description a reply gives unasked is kept the same way."""
 
     def __init__(
         self,
@@ -71,6 +81,7 @@ class LLMExtractor:
         chunks_per_call: int = CHUNKS_PER_CALL,
         gleanings: int = 0,
         concurrency: int = 1,
+        describe: bool = False,
     ):
         if chunks_per_call < 1:
             raise ValueError("chunks_per_call must be at least 1")
@@ -84,7 +95,7 @@ class LLMExtractor:
         self.concurrency = concurrency  # how it is called, not what it proposes: not in name
         self._system = INSTRUCTIONS.replace("{entity_types}", ", ".join(entity_types)).replace(
             "{relation_types}", ", ".join(relation_types)
-        )
+        ) + (DESCRIBE_RULE if describe else "")
         # What extracted a document names the prompt: another schema is another extractor.
         schema = (tuple(entity_types), tuple(relation_types))
         suffix = (
@@ -94,7 +105,8 @@ class LLMExtractor:
         )
         # Gleaning proposes more: another extractor, whose first replies are still cached.
         glean = f"+{GLEAN_VERSION}x{gleanings}" if gleanings else ""
-        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}{glean}"
+        described = "+describe" if describe else ""
+        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}{described}{glean}"
 
     def messages(self, text: str, title: str | None) -> list[Message]:
         heading = f"Title: {title}\n\n" if title else ""
@@ -193,11 +205,24 @@ def _parse(
     # A relation without a quote (offsets instead, say) is kept as proposed with an empty
     # quote: grounding cannot locate it, and counts it as not-in-source.
     found_relations = tuple(
-        RelationProposal(r["source"], r["target"], r["type"], str(r.get("quote") or ""))
+        RelationProposal(
+            r["source"], r["target"], r["type"], str(r.get("quote") or ""), _description(r)
+        )
         for r in relations
         if isinstance(r, dict) and _strings(r, "source", "target", "type")
     )
     return found_entities, found_relations
+
+
+def _description(relation: dict[str, Any]) -> str | None:
+    """A relation's description in the model's words, spaces folded and cut to a bound."""
+    said = relation.get("description")
+    if not isinstance(said, str) or not said.strip():
+        return None
+    folded = " ".join(said.split())
+    if len(folded) > MAX_DESCRIPTION_CHARS:
+        folded = folded[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
+    return folded
 
 
 def _strings(item: dict[str, Any], *keys: str) -> bool:

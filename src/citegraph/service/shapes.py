@@ -238,6 +238,11 @@ class StoredRelationOut(Wire):
         default=None, description="A PDF's 1-based page where the quote starts; null: no pages."
     )
     end_page: int | None = Field(default=None, description="The page where the quote ends.")
+    description: str | None = Field(
+        default=None,
+        description="A model's own words about the relation, where an LLM extractor gave "
+        "some: never a citation; the quote is the evidence.",
+    )
 
 
 class RelationsOut(Wire):

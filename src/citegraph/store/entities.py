@@ -34,7 +34,7 @@ _BATCH = 2000
 # A relation row's fields, in the order WRITE_RELATIONS reads them.
 _RELATION_FIELDS = (
     "a", "b", "type", "quote", "chunk_id", "document_id", "start_byte", "end_byte", "polarity",
-    "modality", "a_start_byte", "a_end_byte", "b_start_byte", "b_end_byte",
+    "modality", "a_start_byte", "a_end_byte", "b_start_byte", "b_end_byte", "description",
 )  # fmt: skip
 
 # How a listing may name co-mentions: as shown, or as stores written before typed them.
@@ -73,7 +73,7 @@ class EntityRepository:
             )
 
     def write_relations(self, rows: list[dict[str, Any]]) -> None:
-        self._write(WRITE_RELATIONS, [[r[k] for k in _RELATION_FIELDS] for r in rows])
+        self._write(WRITE_RELATIONS, [[r.get(k) for k in _RELATION_FIELDS] for r in rows])
 
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)

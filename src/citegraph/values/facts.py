@@ -80,3 +80,6 @@ class StoredRelation:
     document: str | None = None  # the document's name
     page: int | None = None  # a PDF's 1-based page where the quote starts (None: no pages)
     end_page: int | None = None  # and where it ends
+    # A model's own words about the relation, where an LLM extractor gave some: never a
+    # citation (the quote is the evidence).
+    description: str | None = None

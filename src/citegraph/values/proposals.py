@@ -16,12 +16,14 @@ class EntityProposal:
 @dataclass(frozen=True)
 class RelationProposal:
     """`quote`: the words of the chunk that state the relation. Offsets are never taken from
-    an extractor: the quote is located in the stored bytes."""
+    an extractor: the quote is located in the stored bytes. `description`: a model's own words
+    about the relation, where it gave some; stored as its words, never cited."""
 
     source: str
     target: str
     type: str
     quote: str
+    description: str | None = None
 
 
 @dataclass(frozen=True)

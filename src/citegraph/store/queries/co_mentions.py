@@ -49,7 +49,7 @@ RETURN a.name AS a_name, a.type AS a_type, b.name AS b_name, b.type AS b_type,
   'CO_MENTIONED' AS type, null AS polarity, null AS modality, true AS weak, true AS citable,
   {_QUOTE} AS quote, m.document_id AS document, c.id AS chunk, m.s_start AS start,
   m.s_end AS end, 'extracted' AS source, d.name AS document_name,
-  d.page_starts AS page_starts
+  d.page_starts AS page_starts, null AS description
 """
 
 LIST_CO_MENTIONS = f"""

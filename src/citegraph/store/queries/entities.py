@@ -29,14 +29,16 @@ CREATE (e)-[:MENTIONED_IN {start_byte: m[1], end_byte: m[2], document_id: g[1], 
 
 # A typed relation located by grounding: its quote is in the chunk and names both ends.
 # [a, b, type, quote, chunk id, document id, start byte, end byte, polarity, modality,
-#  a start byte, a end byte, b start byte, b end byte]
+#  a start byte, a end byte, b start byte, b end byte, description or null]
+# A description is a model's words about the relation: stored, listed as such, never cited.
 WRITE_RELATIONS = """
 UNWIND $rows AS r
 MATCH (a:Entity {key: r[0]}), (b:Entity {key: r[1]})
 CREATE (a)-[:RELATES {
   type: r[2], weak: false, citable: true, quote: r[3], chunk_id: r[4], document_id: r[5],
   start_byte: r[6], end_byte: r[7], source: 'extracted', polarity: r[8], modality: r[9],
-  a_start_byte: r[10], a_end_byte: r[11], b_start_byte: r[12], b_end_byte: r[13]
+  a_start_byte: r[10], a_end_byte: r[11], b_start_byte: r[12], b_end_byte: r[13],
+  description: r[14]
 }]->(b)
 """
 WRITE_ENTITIES = """
@@ -117,5 +119,5 @@ LIMIT $limit
 OPTIONAL MATCH (d:Document {id: r.document_id})
 RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r.citable,
   r.quote, r.document_id, r.chunk_id, r.start_byte, r.end_byte, r.source, d.name,
-  d.page_starts
+  d.page_starts, r.description
 """

@@ -360,7 +360,8 @@ def relations(
 ) -> None:
     """List the relations stored in a scope, each with the quote it was located at (its
     document, a PDF's page, the byte span), its polarity (affirmed/negated) and modality
-    (actual/hypothetical/planned)."""
+    (actual/hypothetical/planned); and, where an LLM extractor gave one (extract --llm
+    --describe), its description, marked as the model's words."""
     with open_workspace(home, url) as ws:
         found = ws.scope(scope).relations(entity, limit=limit, relation_type=relation_type)
     if as_json:
@@ -382,6 +383,9 @@ def relations(
                     )
                 out.print(f"    [italic]{escape(' '.join(r.quote.split()))}[/] [dim]({where}, "
                           f"bytes [{r.start_byte}, {r.end_byte}))[/]")  # fmt: skip
+            if r.description:
+                out.print(f"    [dim]the model's words, not a citation: "
+                          f"{escape(r.description)}[/]")  # fmt: skip
     if not found:
         of = f" of type {escape(relation_type)}" if relation_type else ""
         touching = f" touching {escape(entity)}" if entity else ""

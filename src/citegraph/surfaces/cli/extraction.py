@@ -51,6 +51,14 @@ def extract(
             "conversation, for what it missed (each round one more call; 0 by default).",
         ),
     ] = 0,
+    describe: Annotated[
+        bool,
+        typer.Option(
+            "--describe",
+            help="With --llm: also ask for each relation's description in the model's words, "
+            "stored beside its quote and shown as the model's, never as a citation.",
+        ),
+    ] = False,
     concurrency: Annotated[
         int,
         typer.Option(
@@ -113,9 +121,11 @@ def extract(
                 relation_types=relation_types,
                 gleanings=gleanings,
                 concurrency=concurrency,
+                describe=describe,
             )
-        elif gleanings:
-            fail("--gleanings asks a chat model again: it needs --llm", 2)
+        elif gleanings or describe:
+            asked = "--gleanings" if gleanings else "--describe"
+            fail(f"{asked} asks a chat model: it needs --llm", 2)
         target = ws.scope(scope)
         try:
             if estimate:
