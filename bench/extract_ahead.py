@@ -6,6 +6,7 @@ settings. Also checks that every setting makes the same calls and keeps and drop
     python bench/extract_ahead.py [--text ../shared/datasets/alice/pg11_alice_body.txt]
                                   [--latency 0.3] [--concurrency 1,2,4,8]
     python bench/extract_ahead.py --paragraphs 200   # SQuAD dev-16 paragraphs, a file each
+    python bench/extract_ahead.py --gleanings 1      # and a gleaning round after each call
 
 A book is one document of many windows; paragraphs are many documents of one window each,
 read ahead across documents.
@@ -41,6 +42,9 @@ def main() -> int:
         help="extract this many SQuAD dev-16 paragraphs, a document each, instead of --text",
     )  # fmt: skip
     parser.add_argument("--latency", type=float, default=0.3)
+    parser.add_argument(
+        "--gleanings", type=int, default=0, help="gleaning rounds after each call (each one more)"
+    )
     parser.add_argument("--concurrency", default="1,2,4,8")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -58,6 +62,8 @@ def main() -> int:
     def respond(messages: list[dict[str, str]]) -> str:
         """After the latency, the capitalised words of the passage as entities."""
         time.sleep(args.latency)
+        if "Passage:\n" not in messages[-1]["content"]:
+            return '{"entities": [], "relations": []}'  # a gleaning round: nothing missed
         passage = messages[-1]["content"].split("Passage:\n", 1)[-1]
         names = sorted(set(re.findall(r"\b[A-Z][a-z]{3,}\b", passage)))[:8]
         return json.dumps({"entities": [{"name": n, "type": "concept"} for n in names]})
@@ -72,7 +78,7 @@ def main() -> int:
                     scope.ingest_many(items)
                     chat = citegraph.OpenAIChat("stub", base_url=server.url, api_key="x")
                     started = time.perf_counter()
-                    run = scope.extract(LLMExtractor(chat, concurrency=n))
+                    run = scope.extract(LLMExtractor(chat, concurrency=n, gleanings=args.gleanings))
                     seconds = time.perf_counter() - started
                     stored = (run.mentions, run.relations, sorted(run.dropped.items()))
             rows.append({"concurrency": n, "calls": run.calls, "mentions": run.mentions,

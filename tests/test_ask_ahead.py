@@ -21,7 +21,7 @@ from citegraph.config import load_settings
 from citegraph.extract.ahead import AskAhead
 from citegraph.extract.calls import Spending
 from citegraph.extract.cost import TokenBudget
-from citegraph.extract.llm import LLMExtractor
+from citegraph.extract.llm import GLEAN_PROMPT, LLMExtractor
 from citegraph.models.openai_chat import OpenAIChat
 from citegraph.testing import OpenAIStubServer
 
@@ -200,3 +200,80 @@ def test_a_window_the_run_asks_itself_is_never_asked_ahead_after(workspace: Work
     asked = [call[-1].content for call in chat.calls]
     assert sum("Alpha" in text for text in asked) == 0
     assert sum("Gamma" in text for text in asked) == 1
+
+
+class SlowGleaner(SlowModel):
+    """A slow model whose gleaning rounds add nothing, counting the rounds in flight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rounds_in_flight = self.most_rounds_in_flight = 0
+
+    def _answer(self, messages: Sequence[Message]) -> str:
+        if messages[-1].content != GLEAN_PROMPT:
+            return super()._answer(messages)
+        with self._lock:
+            self.rounds_in_flight += 1
+            self.most_rounds_in_flight = max(self.most_rounds_in_flight, self.rounds_in_flight)
+        try:
+            time.sleep(0.05)
+            return '{"entities": [], "relations": []}'
+        finally:
+            with self._lock:
+                self.rounds_in_flight -= 1
+
+
+def test_gleaning_rounds_are_asked_ahead_once_their_first_reply_is_back(
+    workspace: Workspace,
+) -> None:
+    one, many = SlowGleaner(), SlowGleaner()
+    for name, model, concurrency in (("one", one, 1), ("many", many, 4)):
+        scope = workspace.scope(name)
+        scope.ingest(TEXT, name="services.md")
+        extractor = LLMExtractor(model, chunks_per_call=1, gleanings=1, concurrency=concurrency)
+        run = scope.extract(extractor)
+        assert (run.calls, run.relations, len(model.calls)) == (16, 8, 16)  # none twice
+    assert one.most_rounds_in_flight == 1
+    assert many.most_rounds_in_flight >= 2  # rounds of several windows at once
+    assert _stated(workspace, "one") == _stated(workspace, "many")
+    # Every reply cached, rounds included: another run makes no call.
+    again = workspace.scope("many").extract(
+        LLMExtractor(many, chunks_per_call=1, gleanings=1, concurrency=4), again=True
+    )
+    assert (again.calls, again.cached, len(many.calls)) == (0, 16, 16)
+
+
+def test_no_round_is_asked_ahead_after_an_unreadable_first_reply(workspace: Workspace) -> None:
+    model = ScriptedChat(lambda _: "I cannot help with that.", name="unreadable")
+    scope = workspace.scope("s")
+    scope.ingest(TEXT, name="services.md")
+    run = scope.extract(LLMExtractor(model, chunks_per_call=1, gleanings=2, concurrency=4))
+    assert run.calls == len(model.calls) == 8
+    assert all(call[-1].content != GLEAN_PROMPT for call in model.calls)
+
+
+def test_the_budget_holds_with_rounds_asked_ahead(tmp_path: Path) -> None:
+    settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=80, extract=False)
+
+    def reply(messages: Sequence[Message]) -> str:
+        if messages[-1].content == GLEAN_PROMPT:
+            return '{"entities": [], "relations": []}'
+        return _reply(messages)
+
+    stub = OpenAIStubServer(replying(reply), usage=counted_usage)
+    with stub as server, Workspace(settings) as ws:
+        scope = ws.scope("s")
+        scope.ingest(TEXT, name="services.md")
+        chat = OpenAIChat("stub", base_url=server.url, api_key="x")
+        extractor = LLMExtractor(chat, chunks_per_call=1, gleanings=1, concurrency=4)
+        estimate = scope.extraction_estimate(extractor)
+        assert estimate.calls == 16
+        budget = estimate.prompt_tokens // 2 + 1000
+        run = scope.extract(extractor, max_tokens=budget)
+        assert run.stopped is not None and 0 < run.calls < 16
+        assert len(server.requests) == run.calls
+        assert run.input_tokens + run.output_tokens <= budget
+        rest = scope.extract(extractor)
+        assert rest.stopped is None and rest.cached == run.calls
+        assert run.calls + rest.calls == 16 == len(server.requests)  # none paid twice
+        assert len([r for r in scope.relations() if not r.weak]) == 8

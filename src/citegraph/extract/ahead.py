@@ -13,8 +13,9 @@ the chunks of about that many windows. The budget holds: each call asked ahead r
 prompt and a reply allowance first, and a call that does not fit is not asked ahead (the run
 then stops where it would have). Replies that came back but were not taken (the run stopped,
 or failed) are counted and cached on closing: they were paid for, and the next run takes
-them from the cache. Gleaning rounds, which depend on the reply before them, are asked when
-their turn comes.
+them from the cache. A gleaning round depends on the reply before it: it is asked ahead once
+that reply is back (and could be read, for a first reply), under the same bounds and budget;
+one that was not asked ahead by the time its turn comes is asked by the run itself.
 """
 
 from __future__ import annotations
@@ -22,11 +23,26 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 
 from ..models.chat import ChatReply
 from ..values.documents import Chunk, Document
-from .calls import CachingExtractor, Spending, Windows, paid, window_text
+from .calls import CachingExtractor, GleaningExtractor, Spending, Windows, paid, window_text
+
+
+@dataclass
+class _Asked:
+    """A call asked ahead: its reply to come, the tokens it reserved, what it cost to send,
+    and the conversation it belongs to (the window, the replies before it)."""
+
+    reply: Future[ChatReply]
+    reserved: int
+    prompt: Callable[[], int]
+    text: str
+    title: str | None
+    earlier: tuple[ChatReply, ...] = ()
+    followed: bool = False  # its gleaning round is asked ahead, or never will be
 
 
 class AskAhead:
@@ -38,8 +54,8 @@ class AskAhead:
         self._limit = 2 * concurrency  # asked and not yet taken
         self._pool = ThreadPoolExecutor(concurrency, thread_name_prefix="citegraph-ask")
         self._waiting: deque[tuple[str, str, str | None]] = deque()  # (key, text, title)
-        # key -> (the reply, the tokens reserved, the window's text and title)
-        self._asked: dict[str, tuple[Future[ChatReply], int, str, str | None]] = {}
+        self._asked: dict[str, _Asked] = {}
+        self._rounds = extractor.gleanings if isinstance(extractor, GleaningExtractor) else 0
 
     def reader(
         self,
@@ -110,15 +126,60 @@ class AskAhead:
 
     def top_up(self) -> None:
         """Ask ahead what the limit and the budget now allow (after a reply is paid for,
-        so its tokens count)."""
+        so its tokens count): the gleaning rounds of replies already back first, as the run
+        takes them before the windows after."""
+        if self._rounds:
+            self._follow()
         while self._waiting and len(self._asked) < self._limit:
             key, text, title = self._waiting[0]
-            reserved = self._extractor.prompt_tokens(text, title) + self._budget.reply_allowance
-            if not self._budget.reserve(reserved):
+            prompt = partial(self._extractor.prompt_tokens, text, title)
+            if not self._ask(key, prompt, partial(self._extractor.ask, text, title), text, title):
                 return  # left to the run, which stops there when its turn comes
             self._waiting.popleft()
-            reply = self._pool.submit(self._extractor.ask, text, title)
-            self._asked[key] = (reply, reserved, text, title)
+
+    def _ask(
+        self,
+        key: str,
+        prompt: Callable[[], int],
+        ask: Callable[[], ChatReply],
+        text: str,
+        title: str | None,
+        earlier: tuple[ChatReply, ...] = (),
+    ) -> bool:
+        """Send one call on a worker, its prompt and a reply allowance reserved first;
+        False when the budget has no room for it."""
+        reserved = prompt() + self._budget.reply_allowance
+        if not self._budget.reserve(reserved):
+            return False
+        self._asked[key] = _Asked(self._pool.submit(ask), reserved, prompt, text, title, earlier)
+        return True
+
+    def _follow(self) -> None:
+        """Ask ahead the gleaning round after each reply asked ahead that is back."""
+        assert isinstance(self._extractor, GleaningExtractor)
+        extractor = self._extractor
+        for asked in list(self._asked.values()):
+            if len(self._asked) >= self._limit:
+                return
+            if asked.followed or not asked.reply.done() or asked.reply.cancelled():
+                continue
+            if asked.reply.exception() is not None or len(asked.earlier) >= self._rounds:
+                asked.followed = True
+                continue
+            reply = asked.reply.result()
+            asked.followed = True
+            if not asked.earlier and extractor.read(reply, calls=0).unreadable:
+                continue  # no round follows a first reply that could not be read
+            earlier = (*asked.earlier, reply)
+            text, title = asked.text, asked.title
+            key = extractor.glean_key(text, title, earlier)
+            if key in self._asked or (self._cache is not None and self._cache.get_many([key])):
+                continue  # already asked, or no call to make
+            prompt = partial(extractor.glean_prompt_tokens, text, title, earlier)
+            glean = partial(extractor.glean, text, title, earlier)
+            if not self._ask(key, prompt, glean, text, title, earlier):
+                asked.followed = False  # tried again once a reply frees budget
+                return
 
     def take(self, key: str) -> ChatReply | None:
         """The reply asked ahead for `key`, once it is back (its error, if it failed); None
@@ -131,24 +192,23 @@ class AskAhead:
             if any(k == key for k, _, _ in self._waiting):
                 self._waiting = deque(w for w in self._waiting if w[0] != key)
             return None
-        reply, reserved, _, _ = asked
         try:
-            return reply.result()
+            return asked.reply.result()
         finally:
-            self._budget.release(reserved)
+            self._budget.release(asked.reserved)
 
     def close(self, wait: bool = True) -> None:
         """Ask nothing more; wait for the calls in flight, and count and cache the replies
         not taken (paid for: the next run takes them from the cache). Without `wait` (the
         run was stopped by hand), only what is already back is kept."""
         self._waiting.clear()
-        for reply, _, _, _ in self._asked.values():
-            reply.cancel()  # not started yet: never sent
+        for asked in self._asked.values():
+            asked.reply.cancel()  # not started yet: never sent
         self._pool.shutdown(wait=wait)
-        asked, self._asked = self._asked, {}
-        for key, (reply, reserved, text, title) in asked.items():
-            self._budget.release(reserved)
+        left, self._asked = self._asked, {}
+        for key, asked in left.items():
+            self._budget.release(asked.reserved)
+            reply = asked.reply
             if not reply.done() or reply.cancelled() or reply.exception() is not None:
                 continue
-            prompt = partial(self._extractor.prompt_tokens, text, title)
-            paid(self._spending, key, reply.result(), prompt, self._extractor.name)
+            paid(self._spending, key, reply.result(), asked.prompt, self._extractor.name)
