@@ -37,7 +37,7 @@ def test_every_setting_is_read_from_its_variable() -> None:
 def _unlike(name: str, default: object) -> tuple[str, object]:
     from pathlib import Path
 
-    if name in ("home", "tokens_file"):
+    if name in ("home", "tokens_file", "cues_file"):
         return "/elsewhere", Path("/elsewhere")
     if name == "fsync":
         return "always", "always"
@@ -109,3 +109,16 @@ def test_the_layout_in_the_architecture_doc_is_the_package() -> None:
     present = {p.name + ("/" if p.is_dir() else "") for p in package.iterdir()}
     present = {p for p in present if p.endswith((".py", "/")) and not p.startswith("__pyc")}
     assert sorted(present - set(named) - {"py.typed"}) == []
+
+
+def test_the_cue_table_in_the_extraction_doc_is_the_one_in_use() -> None:
+    """docs/extraction.md lists every negation and modality cue, by kind, as the code has it."""
+    import re
+
+    from citegraph.extract.modality import CUES, KINDS
+
+    doc = (ROOT / "docs" / "extraction.md").read_text()
+    for kind in KINDS:
+        [row] = [line for line in doc.splitlines() if line.startswith(f"| `{kind}` |")]
+        listed = re.findall(r"\"([^\"]+)\"", row)
+        assert listed == [c.words for c in CUES if c.kind == kind], kind

@@ -42,6 +42,8 @@ class Settings:
     # start while it already answers.
     index_timeout_s: float | None = field(default=None, metadata=_env("CITEGRAPH_INDEX_TIMEOUT"))
     extract: bool = field(default=True, metadata=_env("CITEGRAPH_EXTRACT"))
+    # A TOML file of negation and modality cues added to the default table (docs/extraction.md).
+    cues_file: Path | None = field(default=None, metadata=_env("CITEGRAPH_CUES_FILE"))
     embed_model: str | None = field(default=None, metadata=_env("CITEGRAPH_EMBED_MODEL"))
     query_timeout_s: float = field(default=300.0, metadata=_env("CITEGRAPH_QUERY_TIMEOUT"))
     restart_delay_s: float = field(default=1.0, metadata=_env("CITEGRAPH_RESTART_DELAY"))
@@ -170,6 +172,9 @@ def load_settings(
         store_linger_s=_number(env, "CITEGRAPH_STORE_LINGER", 300.0, float, "a number"),
         index_timeout_s=_optional_number(env, "CITEGRAPH_INDEX_TIMEOUT"),
         extract=_switch(env, "CITEGRAPH_EXTRACT", True),
+        cues_file=Path(env["CITEGRAPH_CUES_FILE"]).expanduser()
+        if env.get("CITEGRAPH_CUES_FILE")
+        else None,
         embed_model=env.get("CITEGRAPH_EMBED_MODEL") or None,
         query_timeout_s=_number(env, "CITEGRAPH_QUERY_TIMEOUT", 300.0, float, "a number"),
         restart_delay_s=_number(env, "CITEGRAPH_RESTART_DELAY", 1.0, float, "a number"),

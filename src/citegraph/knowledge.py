@@ -256,7 +256,7 @@ class ScopeKnowledge:
         from .extract.run import name_of
         from .ingest.derived import pending_extraction
 
-        chosen = extractor or self.workspace.extractor or OfflineExtractor()
+        chosen = extractor or self.workspace.extractor or OfflineExtractor(self.workspace.cues)
         repo = self._prepare()
         return chosen, pending_extraction(repo.all(), name_of(chosen), again), repo
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .config import Settings, load_settings
 from .errors import StoreError
+from .extract.modality import DEFAULT_CUES, CueTable, load_cues
 from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
 from .scope import GRAPH_PREFIX, Scope, validate_scope_name
@@ -55,6 +56,10 @@ class Workspace:
         # The extractor runs at ingest; made on first use (reading needs none).
         self._extractor = extractor
         self._extraction_off = False
+        # The negation and modality cues relations are read with; a bad file fails here.
+        self.cues: CueTable = (
+            DEFAULT_CUES if settings.cues_file is None else load_cues(settings.cues_file)
+        )
         self._server: EmbeddedServer | None = None
         self._closed = False
         # Scopes whose housekeeping (cleanup of abandoned staging) failed, with why.
@@ -102,7 +107,7 @@ class Workspace:
         if self._extractor is None and self.settings.extract and not self._extraction_off:
             from .extract.offline import OfflineExtractor
 
-            self._extractor = OfflineExtractor()
+            self._extractor = OfflineExtractor(self.cues)
         return self._extractor
 
     @extractor.setter

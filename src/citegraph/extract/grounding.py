@@ -19,7 +19,7 @@ from .mentions import (
     normalise_name,
     shape_type,
 )
-from .modality import assess
+from .modality import DEFAULT_CUES, CueTable, assess
 
 MAX_EVIDENCE_BYTES = 600
 # An end of a relation that no proposed entity names gets this type.
@@ -38,13 +38,15 @@ def ground(
     mentioned: set[str] | None = None,
     fallback_type: str | None = None,
     kept: set[tuple[str, str, str, int]] | None = None,
+    cues: CueTable = DEFAULT_CUES,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
     `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
     quote from another chunk or across a chunk boundary (cross-chunk) from one that is nowhere
     (not-in-source). `known`: types of names already found in the chunk (the offline layer),
     `mentioned`: entity keys whose mention in this chunk is already stored; `kept`: the
-    relations (ends, type, start byte) already kept from this chunk."""
+    relations (ends, type, start byte) already kept from this chunk; `cues`: what negation
+    and modality are read from."""
     if _unreadable(proposal, report):
         return
     folded = FoldedText(chunk.text)
@@ -112,7 +114,7 @@ def ground(
                 rows.mentions.append(mention_row(key, name, kind, chunk, document, at))
                 report.mentions += 1
         # Negated, hypothetical or planned: stored as such, never as a plain dependency.
-        polarity, modality = assess(evidence.text, tuple(spans))
+        polarity, modality = assess(evidence.text, tuple(spans), cues)
         relations.append({
             "a": ends[0][0], "b": ends[1][0], "type": relation.type,
             "polarity": polarity.value, "modality": modality.value,
@@ -145,13 +147,14 @@ def ground_window(
     rows: MentionRows,
     relations: list[dict[str, Any]],
     report: ExtractionReport,
+    cues: CueTable = DEFAULT_CUES,
 ) -> None:
     """Ground a proposal made for several consecutive chunks (one model call): each name is
     located in every chunk that holds it, each relation in the one chunk that holds its
     quote; a quote that only the chunks joined hold crosses a boundary (cross-chunk)."""
     if len(chunks) == 1:
         near = (before, before + chunks[0].text) if before is not None else ()
-        ground(proposal, document, chunks[0], near, rows, relations, report)
+        ground(proposal, document, chunks[0], near, rows, relations, report, cues=cues)
         return
     if _unreadable(proposal, report):
         return
@@ -191,4 +194,4 @@ def ground_window(
             continue
         single = Proposal(relations=(relation,))
         ground(single, document, home, (), rows, relations, report, types, seen[home.id],
-               UNTYPED, kept[home.id])  # fmt: skip
+               UNTYPED, kept[home.id], cues)  # fmt: skip

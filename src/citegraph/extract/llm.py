@@ -17,6 +17,7 @@ from typing import Any
 from ..models.chat import ChatModel, ChatReply, Message
 from ..values.proposals import EntityProposal, Proposal, RelationProposal, merged
 from .cost import prompt_tokens as count_prompt
+from .modality import DEFAULT_CUES, CueTable
 
 PROMPT_VERSION = "extract/1"
 GENERAL_TYPES = ("person", "organization", "place", "event", "work", "concept")
@@ -71,7 +72,9 @@ class LLMExtractor:
     calls (0 by default) each ask, in the same conversation, for what was missed. Up to
     `concurrency` calls are in flight at once (extract/ahead.py; 1: one after another).
     `describe`: also ask for each relation's description in the model's words (stored as
-    such, never cited); a description a reply gives unasked is kept the same way."""
+    such, never cited); a description a reply gives unasked is kept the same way. `cues`:
+    what kept relations are read for negation and modality with (the replies do not depend
+    on them: they are cached alike)."""
 
     def __init__(
         self,
@@ -82,6 +85,7 @@ class LLMExtractor:
         gleanings: int = 0,
         concurrency: int = 1,
         describe: bool = False,
+        cues: CueTable = DEFAULT_CUES,
     ):
         if chunks_per_call < 1:
             raise ValueError("chunks_per_call must be at least 1")
@@ -106,7 +110,9 @@ class LLMExtractor:
         # Gleaning proposes more: another extractor, whose first replies are still cached.
         glean = f"+{GLEAN_VERSION}x{gleanings}" if gleanings else ""
         described = "+describe" if describe else ""
-        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}{described}{glean}"
+        self.cues = cues
+        read = f"+cues:{cues.digest}" if cues.digest is not None else ""
+        self.name = f"llm:{model.name}:{PROMPT_VERSION}{suffix}{described}{glean}{read}"
 
     def messages(self, text: str, title: str | None) -> list[Message]:
         heading = f"Title: {title}\n\n" if title else ""

@@ -2,13 +2,20 @@
 and ConText: a cue opens a scope that runs forward to a clause boundary; a relation whose
 later end falls in a negation scope is `negated`, in a hypothetical or planned scope is
 `hypothetical` or `planned`. Such a relation is stored with its polarity and modality, never as
-a plain dependency. The table is data: CUES below (docs/extraction.md lists it)."""
+a plain dependency. The table is data: CUES below (docs/extraction.md lists it), extended with a
+TOML file of one's own (`load_cues`, CITEGRAPH_CUES_FILE)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
+from pathlib import Path
+
+from ..errors import ConfigError
 
 
 class Polarity(StrEnum):
@@ -57,7 +64,60 @@ def _pattern(words: str) -> re.Pattern[str]:
     )
 
 
-_COMPILED = tuple((_pattern(c.words), c.kind) for c in CUES)
+KINDS = ("negated", "hypothetical", "planned")
+
+
+@dataclass(frozen=True)
+class CueTable:
+    """The cues negation and modality are read from: CUES, and any added (`extra`)."""
+
+    extra: tuple[Cue, ...] = ()
+
+    @property
+    def cues(self) -> tuple[Cue, ...]:
+        return (*CUES, *self.extra)
+
+    @cached_property
+    def compiled(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+        return tuple((_pattern(c.words), c.kind) for c in self.cues)
+
+    @property
+    def digest(self) -> str | None:
+        """A short name for the cues added (None: the default table), so that an extractor
+        reading with other cues is another extractor."""
+        if not self.extra:
+            return None
+        material = "\n".join(f"{c.kind}:{c.words.casefold()}" for c in self.extra)
+        return hashlib.sha256(material.encode()).hexdigest()[:8]
+
+
+DEFAULT_CUES = CueTable()
+
+
+def load_cues(path: Path) -> CueTable:
+    """The default table and the cues a TOML file adds, a list of words per kind:
+
+    negated = ["formerly", "used to"]
+    planned = ["in the pilot"]
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the cue file {path}: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"the cue file {path} is not valid TOML: {exc}") from exc
+    unknown = sorted(set(data) - set(KINDS))
+    if unknown:
+        raise ConfigError(
+            f"the cue file {path} names {', '.join(unknown)}: a cue is one of {', '.join(KINDS)}"
+        )
+    extra: list[Cue] = []
+    for kind in KINDS:
+        words = data.get(kind, [])
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            raise ConfigError(f"the cue file {path}: {kind} must be a list of words")
+        extra += [Cue(" ".join(w.split()), kind) for w in words]
+    return CueTable(tuple(extra))
 
 
 def _scope_end(text: str, start: int, kind: str) -> int:
@@ -67,13 +127,15 @@ def _scope_end(text: str, start: int, kind: str) -> int:
     return min(ends, default=len(text))
 
 
-def assess(text: str, ends: tuple[tuple[int, int], ...]) -> tuple[Polarity, Modality]:
+def assess(
+    text: str, ends: tuple[tuple[int, int], ...], cues: CueTable = DEFAULT_CUES
+) -> tuple[Polarity, Modality]:
     """The polarity and modality of the relation whose ends are at the character spans `ends`
     of `text` (its sentence, or its quote). A cue counts when its scope, running forward from
     it to a clause boundary, reaches the relation's later end; cues inside a name do not."""
     last = max(end for _, end in ends)
     kinds: set[str] = set()
-    for pattern, kind in _COMPILED:
+    for pattern, kind in cues.compiled:
         for match in pattern.finditer(text, 0, last):
             inside_a_name = any(s <= match.start() < e for s, e in ends)
             if not inside_a_name and _scope_end(text, match.end(), kind) >= last:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..text.words import STOPWORDS
+from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
 
 
@@ -97,7 +98,13 @@ def _kind_of(word: str) -> str | None:
 
 
 class OfflineExtractor:
-    """Names by their shape (see the module docstring). Deterministic and model-free."""
+    """Names by their shape (see the module docstring). Deterministic and model-free.
+    `cues`: what the relations it reads are read for negation and modality with (the
+    default table, or one a file extends: its name then says so)."""
+
+    def __init__(self, cues: CueTable = DEFAULT_CUES):
+        self.cues = cues
+        self.name = "offline" if cues.digest is None else f"offline+cues:{cues.digest}"
 
     def candidates(self, text: str, title: str | None = None) -> list[Candidate]:
         found: dict[tuple[str, str], list[int]] = {}  # (name, kind) -> [first start, count]

@@ -30,6 +30,7 @@ from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
+from .modality import DEFAULT_CUES, CueTable
 from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .prose_relations import Names, sentence_relations, table_relations
@@ -248,6 +249,12 @@ def name_of(extractor: Extractor | ProposingExtractor) -> str:
     return str(getattr(extractor, "name", "offline"))
 
 
+def cues_of(extractor: object) -> CueTable:
+    """The cues an extractor's relations are read for negation and modality with."""
+    cues = getattr(extractor, "cues", None)
+    return cues if isinstance(cues, CueTable) else DEFAULT_CUES
+
+
 def _extract_one(
     extractor: Extractor | ProposingExtractor,
     document: Document,
@@ -260,7 +267,8 @@ def _extract_one(
     """Extract one document into `batch`, flushed to `writes` whenever it holds
     `flush_rows` rows."""
     report = ExtractionReport()
-    structure = _Structure(document)
+    cues = cues_of(extractor)
+    structure = _Structure(document, cues)
     previous: str | None = None
     windows = Windows(chunks_per_call(extractor))
     proposing = _proposes(extractor)
@@ -275,7 +283,9 @@ def _extract_one(
         report.calls += proposal.calls
         report.input_tokens += proposal.input_tokens or 0
         report.output_tokens += proposal.output_tokens or 0
-        ground_window(proposal, document, window, previous, batch.rows, batch.relations, report)
+        ground_window(
+            proposal, document, window, previous, batch.rows, batch.relations, report, cues
+        )
         previous = window[-1].text
 
     for chunk in chunks_of(document):
@@ -290,7 +300,7 @@ def _extract_one(
             names = add_chunk_rows(offline, document, chunk, document.title, batch.rows)
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
-            _prose_relations(document, chunk, names, mentioned, batch, report)
+            _prose_relations(document, chunk, names, mentioned, batch, report, cues)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -309,6 +319,7 @@ def _prose_relations(
     mentioned: set[str],
     batch: _Batch,
     report: ExtractionReport,
+    cues: CueTable = DEFAULT_CUES,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other."""
@@ -324,15 +335,27 @@ def _prose_relations(
     ]
     if proposed:
         proposal = Proposal(relations=tuple(proposed))
-        ground(proposal, document, chunk, (), batch.rows, batch.relations, report, names, mentioned)
+        ground(
+            proposal,
+            document,
+            chunk,
+            (),
+            batch.rows,
+            batch.relations,
+            report,
+            names,
+            mentioned,
+            cues=cues,
+        )
 
 
 class _Structure:
     """A document's chunks kept for reading its structure (configuration, diagrams), while
     the document is small enough to be configuration rather than a corpus."""
 
-    def __init__(self, document: Document):
+    def __init__(self, document: Document, cues: CueTable = DEFAULT_CUES):
         self.document = document
+        self.cues = cues
         self.chunks: list[Chunk] | None = []
         self.size = 0
         # Each chunk's names and mention rows, read only if the document states structure.
@@ -376,5 +399,6 @@ class _Structure:
             return types.get(normalise_name(name)) or shape_type(name)
 
         ground_structural(
-            found, self.document, text, type_of, batch.rows, batch.relations, report, mentioned
-        )
+            found, self.document, text, type_of, batch.rows, batch.relations, report, mentioned,
+            self.cues,
+        )  # fmt: skip

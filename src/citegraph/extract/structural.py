@@ -21,7 +21,7 @@ from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import MentionRows, entity_key, mention_row
-from .modality import assess
+from .modality import DEFAULT_CUES, CueTable, assess
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,7 @@ def ground_structural(
     relations: list[dict[str, Any]],
     report: ExtractionReport,
     mentioned: set[tuple[str, str]],
+    cues: CueTable = DEFAULT_CUES,
 ) -> None:
     """Keep what holds (mentions of both ends, the relation); count what does not.
     `type_of(name)` gives an end's entity type; `mentioned`: (entity key, chunk id) pairs
@@ -141,7 +142,7 @@ def ground_structural(
             for _, e, _, _ in ends
             if evidence.start <= e.start and e.end <= evidence.end
         )
-        polarity, modality = assess(evidence.text, inside or ((0, 0),))
+        polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
         start, stop = text.byte_span(evidence)
         (a_start, a_end), (b_start, b_end) = text.byte_span(ends[0][1]), text.byte_span(ends[1][1])
         relations.append({

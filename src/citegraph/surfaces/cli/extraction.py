@@ -122,6 +122,7 @@ def extract(
                 gleanings=gleanings,
                 concurrency=concurrency,
                 describe=describe,
+                cues=ws.cues,
             )
         elif gleanings or describe:
             asked = "--gleanings" if gleanings else "--describe"

@@ -1,0 +1,129 @@
+"""The cue table is extensible: a TOML file of one's own cues (CITEGRAPH_CUES_FILE) is read on
+top of the default table, by every extractor, and a bad file is refused with its reason."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from citegraph import ConfigError, Workspace
+from citegraph.config import load_settings
+from citegraph.extract.modality import DEFAULT_CUES, Modality, Polarity, assess, load_cues
+from citegraph.extract.offline import OfflineExtractor
+
+from helpers import cli, env_with
+
+TEXT = (
+    b"# Ledger\n\n"
+    b"The ledger service formerly read from the archive database.\n"
+    b"In the pilot, the billing service calls the fax gateway.\n"
+    b"The billing service calls the tax service.\n"
+)
+CUES = 'negated = ["formerly"]\nplanned = ["in the pilot"]\n'
+
+
+@pytest.fixture
+def cue_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cues.toml"
+    path.write_text(CUES)
+    return path
+
+
+def _readings(ws: Workspace, scope: str) -> set[tuple[str, str, str, str | None, str | None]]:
+    return {
+        (r.source, r.type, r.target, r.polarity, r.modality)
+        for r in ws.scope(scope).relations()
+        if not r.weak
+    }
+
+
+@pytest.fixture
+def plain(tmp_path: Path) -> Iterator[Workspace]:
+    with Workspace(load_settings(home=tmp_path / "home")) as ws:
+        yield ws
+
+
+def test_without_the_file_the_past_and_the_pilot_read_as_plain_dependencies(
+    plain: Workspace,
+) -> None:
+    plain.scope("s").ingest(TEXT, name="ledger.md")
+    assert _readings(plain, "s") == {
+        ("ledger service", "reads", "archive database", "affirmed", "actual"),
+        ("billing service", "calls", "fax gateway", "affirmed", "actual"),
+        ("billing service", "calls", "tax service", "affirmed", "actual"),
+    }
+
+
+def test_added_cues_are_read_by_ingest(tmp_path: Path, cue_file: Path) -> None:
+    settings = replace(load_settings(home=tmp_path / "home"), cues_file=cue_file)
+    with Workspace(settings) as ws:
+        ws.scope("s").ingest(TEXT, name="ledger.md")
+        assert _readings(ws, "s") == {
+            ("ledger service", "reads", "archive database", "negated", "actual"),
+            ("billing service", "calls", "fax gateway", "affirmed", "planned"),
+            ("billing service", "calls", "tax service", "affirmed", "actual"),
+        }
+        extractor = ws.extractor
+        assert isinstance(extractor, OfflineExtractor)
+        assert extractor.name.startswith("offline+cues:") and extractor.cues == ws.cues
+
+
+def test_the_default_table_is_unchanged_by_another_table(cue_file: Path) -> None:
+    table = load_cues(cue_file)
+    quote = "The ledger service formerly read from the archive database."
+    ends = ((4, 18), (37, 53))
+    assert assess(quote, ends) == (Polarity.AFFIRMED, Modality.ACTUAL)
+    assert assess(quote, ends, table) == (Polarity.NEGATED, Modality.ACTUAL)
+    assert DEFAULT_CUES.digest is None and table.digest is not None
+    assert OfflineExtractor().name == "offline"
+
+
+def test_extract_reads_stored_documents_again_with_added_cues(
+    tmp_path: Path, cue_file: Path
+) -> None:
+    home = tmp_path / "home"
+    doc = tmp_path / "ledger.md"
+    doc.write_bytes(TEXT)
+    assert cli("ingest", str(doc), "--home", str(home)).returncode == 0
+    env = env_with(CITEGRAPH_CUES_FILE=str(cue_file))
+    done = cli("extract", "--home", str(home), "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["documents"] == 1  # another extractor: read again
+    listed = json.loads(cli("relations", "--home", str(home), "--json").stdout)["relations"]
+    stated = sorted(
+        (r["source"], r["target"], r["polarity"], r["modality"]) for r in listed if not r["weak"]
+    )
+    assert stated == [
+        ("billing service", "fax gateway", "affirmed", "planned"),
+        ("billing service", "tax service", "affirmed", "actual"),
+        ("ledger service", "archive database", "negated", "actual"),
+    ]  # each once: the first reading was replaced, not added to
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "cannot read the cue file"),
+        ("negated = [", "is not valid TOML"),
+        ('maybe = ["perhaps"]', "names maybe: a cue is one of negated, hypothetical, planned"),
+        ('negated = "formerly"', "negated must be a list of words"),
+        ('planned = [""]', "planned must be a list of words"),
+    ],
+)
+def test_a_bad_cue_file_is_refused_with_its_reason(
+    tmp_path: Path, content: str | None, said: str
+) -> None:
+    path = tmp_path / "cues.toml"
+    if content is not None:
+        path.write_text(content)
+    settings = replace(load_settings(home=tmp_path / "home"), cues_file=path)
+    with pytest.raises(ConfigError, match=said):
+        Workspace(settings)
+    shown = cli(
+        "docs", "--home", str(tmp_path / "home"), env=env_with(CITEGRAPH_CUES_FILE=str(path))
+    )
+    assert shown.returncode != 0 and said.split(":")[0] in " ".join(shown.stderr.split())
