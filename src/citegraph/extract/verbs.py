@@ -1,6 +1,7 @@
 """The relation verb table of the offline extractor: which words between two names (or in a
 table header, or on a diagram arrow) state which typed relation. It is data, like the cue
-table of modality.py: extend VERBS to teach the extractor new phrasings.
+table of modality.py: extend VERBS to teach the extractor new phrasings (in this file; unlike
+the cues, not yet from a file of one's own).
 
 A phrase may hold `…`, which stands for up to six words, or none ("sends … to" matches "sends order
 confirmations to"). A phrase marked `passive` states the relation from its object to its
