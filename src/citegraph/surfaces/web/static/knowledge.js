@@ -43,9 +43,9 @@ export function knowledgeScreen(main) {
         if (entity.value) query.set("entity", entity.value);
         const data = await api("GET", `/v1/memory/relations?${query}`);
         relations.replaceChildren(el("table", {}, el("caption", {}, `${data.relations.length} relation(s)`),
-          el("thead", {}, el("tr", {}, ["source", "relation", "target", "polarity", "modality", "quote"].map((h) => el("th", { scope: "col" }, h)))),
+          el("thead", {}, el("tr", {}, ["source", "relation", "target", "polarity", "modality", "quote", "the model's words (not a citation)"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, data.relations.map((r) => el("tr", {}, el("td", {}, r.source), el("td", {}, r.type), el("td", {}, r.target),
-            el("td", {}, r.polarity || ""), el("td", {}, r.modality || ""), el("td", { class: "excerpt" }, r.quote || ""))))));
+            el("td", {}, r.polarity || ""), el("td", {}, r.modality || ""), el("td", { class: "excerpt" }, r.quote || ""), el("td", { class: "model-words" }, r.description || ""))))));
       } catch (error) {
         relations.replaceChildren(failure(error));
       }
