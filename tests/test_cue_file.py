@@ -127,3 +127,30 @@ def test_a_bad_cue_file_is_refused_with_its_reason(
         "docs", "--home", str(tmp_path / "home"), env=env_with(CITEGRAPH_CUES_FILE=str(path))
     )
     assert shown.returncode != 0 and said.split(":")[0] in " ".join(shown.stderr.split())
+
+
+def test_a_walk_reads_a_remembered_relation_with_the_added_cues(
+    tmp_path: Path, cue_file: Path
+) -> None:
+    from citegraph import EntityFact, Facts, Passage, RelationFact
+
+    facts = Facts(
+        entities=(EntityFact("ledger-service", "service"), EntityFact("archive-db", "datastore")),
+        relations=(RelationFact("ledger-service", "archive-db", "reads"),),
+    )
+    # Both ends named: the remembered relation quotes the passage, stored without polarity.
+    passage = Passage(
+        "The ledger-service formerly read from the archive-db.", ("ledger-service", "archive-db")
+    )
+    grades = {}
+    for name, cues in (("default", None), ("added", cue_file)):
+        settings = replace(load_settings(home=tmp_path / name), cues_file=cues)
+        with Workspace(settings) as ws:
+            scope = ws.scope("s")
+            scope.remember("ops notes", facts, [passage])
+            [affected] = scope.impact("archive-db").affected
+            grades[name] = (affected.entity.name, affected.grade.value)
+    assert grades == {
+        "default": ("ledger-service", "supported"),
+        "added": ("ledger-service", "insufficient"),  # "formerly": no longer a dependency
+    }

@@ -105,8 +105,9 @@ class ScopeKnowledge:
 
         self._prepare()
         return impact(
-            self.graph, name, _direction(direction), max_hops, policy or DEFAULT_WALK_POLICY
-        )
+            self.graph, name, _direction(direction), max_hops, policy or DEFAULT_WALK_POLICY,
+            self.workspace.cues,
+        )  # fmt: skip
 
     def paths(
         self, a: str, b: str, max_hops: int = 3, policy: WalkPolicy | None = None
@@ -116,7 +117,7 @@ class ScopeKnowledge:
         from .paths.walk import paths
 
         self._prepare()
-        return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY)
+        return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY, self.workspace.cues)
 
     def audit_sample(self, n: int = 10) -> list[AuditedRelation]:
         """Up to `n` stated relations (located at a quote) nobody has judged yet, at random:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..extract.modality import assess
+from ..extract.modality import DEFAULT_CUES, CueTable, assess
 from ..store.graph import GraphHandle
 from ..store.queries.co_mentions import CO_MENTIONED
 from ..store.queries.paths import EVIDENCE_CHUNKS
@@ -72,8 +72,9 @@ class EvidenceReader:
     """Reads the chunks evidence quotes were located in, and cites a quote only when the
     stored bytes at its span are exactly the quote."""
 
-    def __init__(self, graph: GraphHandle):
+    def __init__(self, graph: GraphHandle, cues: CueTable = DEFAULT_CUES):
         self.graph = graph
+        self.cues = cues  # how a relation stored without polarity is read (_reading)
         self._chunks: dict[str, _Chunk | None] = {}
 
     def prefetch(self, chunk_ids: list[str]) -> None:
@@ -132,7 +133,7 @@ class EvidenceReader:
         return None if chunk is None else (chunk.start_byte, chunk.raw.decode())
 
 
-def _reading(edge: Edge, subject: str, target: str) -> tuple[str, str]:
+def _reading(edge: Edge, subject: str, target: str, cues: CueTable) -> tuple[str, str]:
     """Polarity and modality of a stated relation; assessed from its quote when the store
     has none (a relation a caller remembered)."""
     if edge.polarity and edge.modality:
@@ -143,7 +144,7 @@ def _reading(edge: Edge, subject: str, target: str) -> tuple[str, str]:
     for name in (subject, target):
         at = lowered.find(name.lower())
         ends.append((at, at + len(name)) if at >= 0 else (0, 0))
-    polarity, modality = assess(quote, tuple(ends))
+    polarity, modality = assess(quote, tuple(ends), cues)
     return edge.polarity or polarity.value, edge.modality or modality.value
 
 
@@ -173,7 +174,7 @@ def grade(start: EntityRef, end: EntityRef, edges: list[Edge], reader: EvidenceR
     uncited: Edge | None = None
     for edge in stated:
         subject, obj = (start, end) if edge.outgoing else (end, start)
-        reading = _reading(edge, subject.name, obj.name)
+        reading = _reading(edge, subject.name, obj.name, reader.cues)
         cited = reader.cite(edge)
         if cited is None:
             uncited = uncited or edge

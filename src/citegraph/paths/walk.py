@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from ..extract.acronyms import ALIAS_OF
+from ..extract.modality import DEFAULT_CUES, CueTable
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
 from ..store.queries.co_mentions import CO_MENTIONED, CO_MENTIONS_AROUND
@@ -78,11 +79,11 @@ class _Reached:
 
 
 class Walk:
-    def __init__(self, graph: GraphHandle, policy: WalkPolicy):
+    def __init__(self, graph: GraphHandle, policy: WalkPolicy, cues: CueTable = DEFAULT_CUES):
         self.graph = graph
         self.policy = policy
         self.binder = Binder(graph)
-        self.reader = EvidenceReader(graph)
+        self.reader = EvidenceReader(graph, cues)
         self.limits: set[str] = set()
 
     def _connects(self, edge: Edge, direction: Direction | None) -> bool:
@@ -237,9 +238,10 @@ def impact(
     direction: Direction,
     max_hops: int,
     policy: WalkPolicy,
+    cues: CueTable = DEFAULT_CUES,
 ) -> ImpactResult:
     check_hops(max_hops)
-    walk = Walk(graph, policy)
+    walk = Walk(graph, policy, cues)
     start = walk.binder.resolve(name)
     if isinstance(start, Unresolved):
         status: Status = "ambiguous" if start.candidates else "unknown"
@@ -262,9 +264,16 @@ def impact(
     )  # fmt: skip
 
 
-def paths(graph: GraphHandle, a: str, b: str, max_hops: int, policy: WalkPolicy) -> PathsResult:
+def paths(
+    graph: GraphHandle,
+    a: str,
+    b: str,
+    max_hops: int,
+    policy: WalkPolicy,
+    cues: CueTable = DEFAULT_CUES,
+) -> PathsResult:
     check_hops(max_hops)
-    walk = Walk(graph, policy)
+    walk = Walk(graph, policy, cues)
     ends = [walk.binder.resolve(a), walk.binder.resolve(b)]
     unresolved = tuple(e for e in ends if isinstance(e, Unresolved))
     source, target = ends
