@@ -107,7 +107,10 @@ def test_paths_go_through_an_alias(shop: Scope) -> None:
 def test_a_negated_alias_is_shown_but_not_walked_through(shop: Scope) -> None:
     result = shop.impact("JDB", direction="dependents", max_hops=2)
     assert result.status == "ok"
-    assert result.affected == ()  # the ledger-service writes to the journal-db, not to JDB
+    # The journal-db is shown by the negated hop, and the walk stops there: the
+    # ledger-service writes to the journal-db, not to JDB.
+    [shown] = result.affected
+    assert (shown.entity.name, shown.grade, shown.hops) == ("journal-db", Grade.INSUFFICIENT, 1)
     paths = shop.paths("JDB", "journal-db", max_hops=1).paths
     [[hop]] = [p.hops for p in paths]
     assert (hop.relation, hop.grade) == ("alias-of", Grade.INSUFFICIENT)
@@ -147,3 +150,32 @@ def test_http_and_cli_say_the_walk_goes_through_aliases(tmp_path: Path) -> None:
     assert "PCS alias-of Product Catalog Service supported" in text
     as_json = runner.invoke(app, ["impact", "PCS", "--json", "--home", str(home), "-s", "t"])
     assert json.loads(as_json.stdout)["policy"]["aliases"] is True
+
+
+def test_an_acronym_defined_for_two_things_is_ambiguous_and_not_walked(
+    workspace: Workspace,
+) -> None:
+    scope = workspace.scope(f"twopcs{os.getpid()}")
+    scope.ingest(
+        b"The Product Catalog Service (PCS) keeps the list of products.\n"
+        b"The checkout-service calls the PCS to list products.\n",
+        name="catalog.md",
+    )
+    scope.ingest(
+        b"The Payment Clearing System (PCS) settles card payments.\n"
+        b"The billing-service calls the Payment Clearing System nightly.\n",
+        name="payments.md",
+    )
+    found = _by_name(scope.impact("Product Catalog Service", direction="dependents", max_hops=2))
+    assert "billing-service" not in found  # never reached through the other PCS
+    assert "checkout-service" not in found  # "the PCS" it calls may be either one
+    hops, path = found["PCS"]  # shown: a name of it, and of something else
+    assert path.grade is Grade.INSUFFICIENT and hops == 1
+    assert path.hops[-1].reason is not None and "ambiguous" in path.hops[-1].reason
+    # Asked by the acronym: both meanings shown, neither walked.
+    both = scope.impact("PCS", direction="dependents", max_hops=2)
+    assert {a.entity.name: a.grade for a in both.affected} == {
+        "Product Catalog Service": Grade.INSUFFICIENT,
+        "Payment Clearing System": Grade.INSUFFICIENT,
+        "checkout-service": Grade.SUPPORTED,  # stated of "PCS" itself
+    }

@@ -14,9 +14,10 @@ from fastapi.testclient import TestClient
 
 from citegraph import ScriptedChat, Workspace
 from citegraph.config import load_settings
-from citegraph.extract.llm import DESCRIBE_RULE, MAX_DESCRIPTION_CHARS, LLMExtractor
+from citegraph.extract.llm import DESCRIBE_RULE, LLMExtractor
 from citegraph.surfaces.http import TokenFile, create_app
 from citegraph.testing import OpenAIStubServer
+from citegraph.values.proposals import MAX_DESCRIPTION_CHARS
 
 from helpers import cli, env_with, replying
 

@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 import citegraph
 from citegraph import Scope
 from citegraph.values.facts import StoredRelation
@@ -152,6 +154,28 @@ def test_a_pronoun_subject_is_said_of_the_name_opening_the_sentence_before(
     _assert_located(scope, scope.relations())
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cart service keeps carts.\r\n\r\nIt calls the payment service.",  # CRLF break
+        "The cart service keeps carts.\n\t\nIt calls the payment service.",
+        "The cart service keeps carts. The service mesh sends traffic to the payment service.",
+        "The cart service keeps carts. This service account calls the payment service.",
+    ],
+)
+def test_a_pronoun_is_not_read_across_a_paragraph_or_as_part_of_a_longer_subject(
+    text: str,
+) -> None:
+    from citegraph.extract.prose_relations import Names, sentence_relations
+
+    assert sentence_relations(text, Names(["cart service"])) == []
+
+
+def test_a_cue_in_a_heading_does_not_reach_the_paragraph_under_it(scope: Scope) -> None:
+    scope.ingest(b"## cart-service (deprecated)\n\nIt calls the payment service.\n", name="c.md")
+    assert _edges(scope) == {("cart-service", "calls", "payment service", "affirmed", "actual")}
+
+
 def test_table_rows_relate_their_subject(scope: Scope) -> None:
     scope.ingest(TABLE, name="services.md")
     edges = _edges(scope)
@@ -250,6 +274,22 @@ def test_a_plantuml_sequence_diagram_states_its_requests_not_its_replies(scope: 
     quotes = {r.target: r.quote for r in relations}
     assert quotes["PaymentService"] == "CO -> PaymentService : Charge(card)"
     _assert_located(scope, relations)
+
+
+def test_plantuml_replies_styled_both_ways_or_to_oneself_state_nothing() -> None:
+    from citegraph.extract.diagrams import diagram_relations
+
+    block = (
+        "@startuml\nparticipant CO\nparticipant Cart\nCO -> Cart : getCart\n"
+        "Cart -[#0000FF]-> CO : cart\nCO <-> Cart : sync\nCO -> CO : validate\n@enduml\n"
+    )
+    found = [(r.type, r.source.text, r.target.text) for r in diagram_relations(block)]
+    assert found == [("calls", "CO", "Cart")]
+    # A component whose id starts like a keyword does not make a component diagram a sequence.
+    components = "@startuml\nalt.svc --> store : writes to\n@enduml\n"
+    assert [(r.type, r.source.text) for r in diagram_relations(components)] == [
+        ("writes", "alt.svc")
+    ]
 
 
 def test_configuration_settings_become_located_calls(scope: Scope) -> None:

@@ -50,6 +50,7 @@ class ScopeKnowledge:
         the quote it was located at, its polarity and modality; stated ones before co-mentions."""
         from .extract.mentions import normalise_name
         from .ingest.pdf import pages_of
+        from .values.proposals import model_words
 
         self._prepare()
         norm = normalise_name(entity) if entity is not None else None
@@ -65,7 +66,7 @@ class ScopeKnowledge:
             StoredRelation(
                 a, a_type, b, b_type, kind, polarity, modality, bool(weak), bool(citable),
                 quote, doc, chunk, start, end, origin or "", name, *pages(starts, start, end),
-                description,
+                model_words(description),  # an adopted tool's, too: bounded the same
             )
             for a, a_type, b, b_type, kind, polarity, modality, weak, citable, quote, doc,
             chunk, start, end, origin, name, starts, description in self._entities.relations(

@@ -24,9 +24,10 @@ import re
 from dataclasses import dataclass
 
 from ..text.words import STOPWORDS
+from ..values.paths import ALIAS_OF
 from ..values.proposals import RelationProposal
 
-ALIAS_OF = "alias-of"
+__all__ = ["ALIAS_OF", "alias_relations", "definitions"]
 
 _ACRONYM = r"[A-Z][A-Za-z0-9&.\-]{1,9}"
 # "Long Form (SF)": the acronym alone in its parentheses.

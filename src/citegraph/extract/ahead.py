@@ -128,8 +128,8 @@ class AskAhead:
         """Ask ahead what the limit and the budget now allow (after a reply is paid for,
         so its tokens count): the gleaning rounds of replies already back first, as the run
         takes them before the windows after."""
-        if self._rounds:
-            self._follow()
+        if self._rounds and not self._follow():
+            return  # a round the budget has no room for comes first: nothing after it
         while self._waiting and len(self._asked) < self._limit:
             key, text, title = self._waiting[0]
             prompt = partial(self._extractor.prompt_tokens, text, title)
@@ -154,13 +154,14 @@ class AskAhead:
         self._asked[key] = _Asked(self._pool.submit(ask), reserved, prompt, text, title, earlier)
         return True
 
-    def _follow(self) -> None:
-        """Ask ahead the gleaning round after each reply asked ahead that is back."""
+    def _follow(self) -> bool:
+        """Ask ahead the gleaning round after each reply asked ahead that is back; False
+        when the budget had no room for one (then nothing after it is asked ahead)."""
         assert isinstance(self._extractor, GleaningExtractor)
         extractor = self._extractor
         for asked in list(self._asked.values()):
             if len(self._asked) >= self._limit:
-                return
+                return True
             if asked.followed or not asked.reply.done() or asked.reply.cancelled():
                 continue
             if asked.reply.exception() is not None or len(asked.earlier) >= self._rounds:
@@ -179,7 +180,8 @@ class AskAhead:
             glean = partial(extractor.glean, text, title, earlier)
             if not self._ask(key, prompt, glean, text, title, earlier):
                 asked.followed = False  # tried again once a reply frees budget
-                return
+                return False
+        return True
 
     def take(self, key: str) -> ChatReply | None:
         """The reply asked ahead for `key`, once it is back (its error, if it failed); None

@@ -75,11 +75,11 @@ _P_ALIAS = re.compile(
 # What only a PlantUML sequence diagram says, and what only a component diagram declares.
 _P_SEQUENCE = re.compile(
     r"^[ \t]*(?:participant|boundary|control|collections|activate|deactivate|autonumber|return|"
-    r"alt|loop|opt|par)\b",
+    r"alt|loop|opt|par)(?![\w.-])",
     re.M,
 )
 _P_COMPONENTS = re.compile(
-    r"^[ \t]*(?:component|node|package|rectangle|interface|cloud|frame|usecase|class)\b|"
+    r"^[ \t]*(?:component|node|package|rectangle|interface|cloud|frame|usecase|class)(?![\w.-])|"
     r"^[ \t]*\[[^\]\n]+\]",
     re.M,
 )
@@ -171,10 +171,13 @@ def _plantuml(text: str, offset: int, block: str) -> Iterator[StructuralRelation
         arrow = match.group("arrow")
         if ">" not in arrow and "<" not in arrow:
             continue  # a plain link, no direction
-        if sequence and ("--" in arrow or ".." in arrow):
-            continue  # a reply: no direction of dependency
+        line = re.sub(r"\[[^\]\n]*\]", "", arrow)  # its colour or style: `-[#blue]->`
+        if sequence and ("--" in line or ".." in line or ("<" in line and ">" in line)):
+            continue  # a reply, or both ways: no direction of dependency
         a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
         a, b = labels.get(a.text, a), labels.get(b.text, b)
+        if a.text == b.text:
+            continue  # a message to itself relates nothing
         if arrow.startswith("<"):
             a, b = b, a
         evidence = _line(text, offset, match.start("a"), match.end())

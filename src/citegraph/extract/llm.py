@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models.chat import ChatModel, ChatReply, Message
-from ..values.proposals import EntityProposal, Proposal, RelationProposal, merged
+from ..values.proposals import (
+    EntityProposal,
+    Proposal,
+    RelationProposal,
+    merged,
+    model_words,
+)
 from .cost import prompt_tokens as count_prompt
 from .modality import DEFAULT_CUES, CueTable
 
@@ -53,7 +59,6 @@ DESCRIBE_RULE = """\
 - Each relation may also have a "description": one short sentence in your own words about
   it. It is shown as your words, never as a quote.
 """
-MAX_DESCRIPTION_CHARS = 300
 
 # A gleaning round's question, after the model's last reply in the same conversation. Its
 # version is part of a gleaning reply's cache key.
@@ -221,14 +226,8 @@ def _parse(
 
 
 def _description(relation: dict[str, Any]) -> str | None:
-    """A relation's description in the model's words, spaces folded and cut to a bound."""
-    said = relation.get("description")
-    if not isinstance(said, str) or not said.strip():
-        return None
-    folded = " ".join(said.split())
-    if len(folded) > MAX_DESCRIPTION_CHARS:
-        folded = folded[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
-    return folded
+    """A relation's description in the model's words, folded to one line and bounded."""
+    return model_words(relation.get("description"))
 
 
 def _strings(item: dict[str, Any], *keys: str) -> bool:

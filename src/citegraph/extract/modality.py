@@ -52,7 +52,9 @@ CUES: tuple[Cue, ...] = (
 
 # Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
-_HARD_STOPS = re.compile(r"[.;:!?]|\b(but|however|whereas|although|though|instead)\b", re.I)
+_HARD_STOPS = re.compile(
+    r"[.;:!?]|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
+)  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading
 _SOFT_STOPS = re.compile(r",|\b(which|while|and then)\b", re.I)
 
 

@@ -49,6 +49,15 @@ _MAX_SUBJECT_GAP = 60
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])")
 _OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
+# Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
+# another word makes the pronoun part of a longer subject ("The service mesh sends").
+_PRONOUN_LEADS = frozenset({
+    "also", "then", "now", "only", "still", "directly", "always", "usually", "often",
+    "sometimes", "first", "later", "in", "turn", "is", "are", "was", "were", "does", "do",
+    "did", "doesn't", "don't", "didn't", "not", "never", "no", "longer", "may", "might",
+    "could", "would", "will", "should", "can", "cannot", "won't", "can't",
+})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -212,7 +221,7 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
     thing (not "X and Y", not "X's cache")."""
     gap = text[before[1] : start]
     previous = text[before[0] : before[1]]
-    if "\n\n" in gap.replace(" ", "") and not previous.startswith("#"):
+    if _PARAGRAPH_BREAK.search(gap) and not previous.startswith("#"):
         return None
     names = _names_in(previous, known)
     if not names or not _OPENING.fullmatch(previous[: names[0].start]):
@@ -243,6 +252,12 @@ def _pronoun_relations(
         return []
     pronoun = _Name(opening.group(1), opening.start(1), opening.end(1))
     names = [pronoun, *(n for n in _names_in(sentence, known) if n.start >= pronoun.end)]
+    if len(names) < 2:
+        return []
+    verb = stated_relation(sentence[pronoun.end : names[1].start])
+    lead = sentence[pronoun.end : pronoun.end + verb.start].lower().split() if verb else []
+    if verb is None or not _PRONOUN_LEADS.issuperset(w.strip(",") for w in lead):
+        return []  # no verb right after it: the pronoun opens a longer subject
     found: list[RelationProposal] = []
     for a, b, kind in _stated(sentence, names):
         if pronoun in (a, b):

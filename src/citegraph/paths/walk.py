@@ -17,19 +17,20 @@ change to the thing it names.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import UsageError
-from ..extract.acronyms import ALIAS_OF
 from ..extract.modality import DEFAULT_CUES, CueTable
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
 from ..store.queries.co_mentions import CO_MENTIONED, CO_MENTIONS_AROUND
 from ..store.queries.paths import EDGES_AROUND
 from ..values.paths import (
+    ALIAS_OF,
     Affected,
     Direction,
     EntityRef,
+    Grade,
     GradedPath,
     Hop,
     ImpactResult,
@@ -54,13 +55,15 @@ def check_hops(max_hops: int) -> None:
         raise UsageError(f"max_hops must be between 1 and {MAX_HOPS}, not {max_hops}")
 
 
-def _steps(path: GradedPath) -> int:
-    """A path's hops, not counting those from a name to another name of the same thing."""
-    return sum(hop.relation != ALIAS_OF for hop in path.hops)
-
-
 def _path_order(path: GradedPath) -> tuple[int, int, int, tuple[str, ...]]:
-    return (path.grade.rank, _steps(path), len(path.hops), tuple(e.name for e in path.entities))
+    return (path.grade.rank, path.steps, len(path.hops), tuple(e.name for e in path.entities))
+
+
+def _names_what_is_listed(path: GradedPath, min_grade: Grade) -> bool:
+    """Whether `path` ends by a walkable hop to another name of the entity before it: that
+    entity (or the start) is what the result is about; its other name is not listed again."""
+    last = path.hops[-1]
+    return last.relation == ALIAS_OF and last.grade.at_least(min_grade)
 
 
 @dataclass
@@ -117,7 +120,9 @@ class Walk:
         # CO_MENTIONED edges are stored only by stores written before co-mentions were read
         # from the mentions of one sentence (co_mentions.py).
         co_mentions = self.policy.co_mentions and not aliases
-        types = [*self.policy.types, *([CO_MENTIONED] if co_mentions else [])]
+        # Aliases take no level: never followed as a hop of the level itself.
+        types = [t for t in self.policy.types if t != ALIAS_OF or not self.policy.aliases]
+        types += [CO_MENTIONED] if co_mentions else []
         if aliases:
             types = [ALIAS_OF]
         rows = self.graph.ro_query(
@@ -216,19 +221,42 @@ class _Spread:
 
     def with_aliases(self, frontier: dict[str, Bound], depth: int) -> dict[str, Bound]:
         """`frontier` and the other names a source gives its entities, reached at the same
-        `depth` (aliases of aliases too, a few rounds)."""
+        `depth` (aliases of aliases too, a few rounds). A name said to be another name of two
+        or more entities ("PCS" for two systems) is ambiguous: its alias hops are shown as
+        insufficient, and the walk does not go through it."""
         if not self.walk.policy.aliases or not frontier:
             return frontier
         whole = dict(frontier)
-        pending = frontier
+        around = self.walk.level(frontier, None, aliases=True)
         for _ in range(ALIAS_ROUNDS):
+            if not around:
+                break
+            # The names reached, read one round ahead: what each is said to be a name of.
+            ends = {
+                hop.end.key: target
+                for _, hop, target in around
+                if target is not None and hop.end.key not in whole
+            }
+            ahead = self.walk.level(ends, None, aliases=True) if ends else []
+            meanings: dict[str, set[str]] = defaultdict(set)
+            for _, hop, _ in (*around, *ahead):
+                if hop.subject == hop.start.name:  # the walked-from entity is the name
+                    meanings[hop.start.key].add(hop.end.key)
             found: dict[str, Bound] = {}
-            for node, hop, target in self.walk.level(pending, None, aliases=True):
+            for node, hop, target in around:
+                name = hop.start if hop.subject == hop.start.name else hop.end
+                if len(meanings[name.key]) > 1:
+                    hop = replace(
+                        hop, grade=Grade.INSUFFICIENT, evidence=hop.evidence,
+                        reason=f"ambiguous: {name.name!r} is said to be another name of "
+                        f"{len(meanings[name.key])} entities; pick one by its key to walk on",
+                    )  # fmt: skip
                 self.take(node, hop, target, depth, found)
             pending = {key: bound for key, bound in found.items() if key not in whole}
             whole.update(pending)
-            if not pending:
-                break
+            around = [h for h in ahead if h[0] in pending]
+        if around:
+            self.walk.limits.add(f"aliases of aliases ({ALIAS_ROUNDS} rounds)")
         return whole
 
 
@@ -249,9 +277,9 @@ def impact(
     reached = walk.spread(start, direction, max_hops, PATHS_PER_ENTITY)
     affected = sorted(
         (
-            Affected(r.ref, _steps(r.paths[0]), r.paths[0].grade, tuple(r.paths))
+            Affected(r.ref, r.paths[0].steps, r.paths[0].grade, tuple(r.paths))
             for r in reached.values()
-            if r.paths[0].hops[-1].relation != ALIAS_OF  # another name of what is listed
+            if not _names_what_is_listed(r.paths[0], policy.min_grade)
         ),
         key=lambda a: (a.grade.rank, a.hops, a.entity.name, a.entity.key),
     )

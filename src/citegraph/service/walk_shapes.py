@@ -64,7 +64,9 @@ class GradedPathOut(Wire):
 
 class AffectedOut(Wire):
     entity: EntityRefOut
-    hops: int = Field(description="Hops on its best path.")
+    hops: int = Field(
+        description="Hops on its best path, not counting a hop to another name of one thing."
+    )
     grade: GradeName = Field(description="Its best path's grade.")
     paths: list[GradedPathOut] = Field(description="Its best paths, best first.")
 

@@ -76,7 +76,9 @@ claims' citations when you pass the answer on. {RULES}"""
 
 RELATIONS_DOC = """The relations stored (those touching `entity` when given), each with the quote
 it was located at, its polarity (affirmed/negated) and modality (actual/hypothetical/planned).
-Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact."""
+Quote a relation's `quote` when you use it; a negated or hypothetical one is not a fact. A
+`description`, where present, is a model's own words about the relation: context only, never
+quote it as evidence."""
 
 ENTITIES_DOC = """Every entity a name can mean (case and spacing aside), most mentioned first: each
 with its `key` (type:name), type, mention count and aliases (its spellings, and names a source

@@ -37,6 +37,11 @@ def weakest(grades: tuple[Grade, ...] | list[Grade]) -> Grade:
     return max(grades, key=lambda g: g.rank, default=Grade.SUPPORTED)
 
 
+# A relation saying its source is another name of its target (an acronym's definition, a
+# remembered fact): walked as one thing, so a hop of it is no step away.
+ALIAS_OF = "alias-of"
+
+
 class Direction(StrEnum):
     DEPENDENTS = "dependents"  # who is affected if X changes: those that depend on X
     DEPENDENCIES = "dependencies"  # what X depends on
@@ -144,6 +149,14 @@ class GradedPath:
     @property
     def entities(self) -> tuple[EntityRef, ...]:
         return (self.hops[0].start, *(h.end for h in self.hops)) if self.hops else ()
+
+    @property
+    def steps(self) -> int:
+        """Its hops, not counting those from a name to another name of the same thing (an
+        alias hop graded insufficient, not established, counts)."""
+        return sum(
+            not (h.relation == ALIAS_OF and h.grade is not Grade.INSUFFICIENT) for h in self.hops
+        )
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,21 @@ class EntityProposal:
     type: str
 
 
+# The most of a model's own words about a relation kept and shown (never cited).
+MAX_DESCRIPTION_CHARS = 300
+
+
+def model_words(said: object) -> str | None:
+    """A model's description of a relation as stored and shown: one line, at most
+    MAX_DESCRIPTION_CHARS characters; None when there is none (or it is not text)."""
+    if not isinstance(said, str) or not said.strip():
+        return None
+    folded = " ".join(said.split())
+    if len(folded) > MAX_DESCRIPTION_CHARS:
+        folded = folded[: MAX_DESCRIPTION_CHARS - 1].rstrip() + "…"
+    return folded
+
+
 @dataclass(frozen=True)
 class RelationProposal:
     """`quote`: the words of the chunk that state the relation. Offsets are never taken from

@@ -179,7 +179,7 @@ def paths(
         if not result.paths:
             out.print(f"no path of at most {result.max_hops} hop(s) under this policy")
         for n, path in enumerate(result.paths, start=1):
-            out.print(f"\npath {n}: {len(path.hops)} hop(s)  {_MARKS[path.grade.value]}")
+            out.print(f"\npath {n}: {path.steps} hop(s)  {_MARKS[path.grade.value]}")
             _print_path(path, "  ")
     if result.status != "ok":
         raise typer.Exit(EXIT_NOT_WALKED)
