@@ -154,3 +154,52 @@ def test_a_walk_reads_a_remembered_relation_with_the_added_cues(
         "default": ("ledger-service", "supported"),
         "added": ("ledger-service", "insufficient"),  # "formerly": no longer a dependency
     }
+
+
+VERBS_TEXT = (
+    b"# Gateway\n\n"
+    b"The edge-gateway hits the quote-service for every page.\n"
+    b"The ledger-service is pinged by the health-service.\n\n"
+    b"| Service | Pings |\n| --- | --- |\n| monitor-service | ledger-service |\n\n"
+    b"```mermaid\ngraph LR\n  a(audit-service) -->|hits| b(archive-service)\n```\n"
+)
+VERBS_FILE = '[verbs]\ncalls = ["hits", "pings"]\n[passive_verbs]\ncalls = ["is pinged by"]\n'
+
+
+def test_added_verbs_are_read_in_sentences_tables_and_diagrams(tmp_path: Path) -> None:
+    found = {}
+    path = tmp_path / "verbs.toml"
+    path.write_text(VERBS_FILE)
+    for name, cues in (("default", None), ("added", path)):
+        settings = replace(load_settings(home=tmp_path / name), cues_file=cues)
+        with Workspace(settings) as ws:
+            ws.scope("s").ingest(VERBS_TEXT, name="gateway.md")
+            found[name] = {(a, t, b) for a, t, b, _, _ in _readings(ws, "s")}
+            for r in ws.scope("s").relations():
+                if not r.weak:
+                    stored = ws.scope("s").stored_text(r.document_id or "")
+                    assert stored[r.start_byte : r.end_byte].decode() == r.quote
+    assert found["default"] == {("audit-service", "flows-to", "archive-service")}
+    assert found["added"] == {
+        ("edge-gateway", "calls", "quote-service"),
+        ("health-service", "calls", "ledger-service"),  # passive: turned round
+        ("monitor-service", "calls", "ledger-service"),  # a column headed by an added verb
+        ("audit-service", "calls", "archive-service"),  # an arrow labelled with one
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ('verbs = ["hits"]', r"\[verbs\] must map relation types to phrases"),
+        ("[verbs]\ncalls = [1]", "verbs.calls must be a list of phrases"),
+        ('[passive_verbs]\ncalls = ["…"]', "passive_verbs.calls must be a list of phrases"),
+    ],
+)
+def test_a_bad_verb_table_is_refused_with_its_reason(
+    tmp_path: Path, content: str, said: str
+) -> None:
+    path = tmp_path / "cues.toml"
+    path.write_text(content)
+    with pytest.raises(ConfigError, match=said):
+        load_cues(path)

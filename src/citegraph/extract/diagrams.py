@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from .structural import Located, StructuralRelation
-from .verbs import stated_relation
+from .verbs import DEFAULT_VERBS, VerbTable
 
 UNLABELLED = "flows-to"
 
@@ -91,8 +91,8 @@ _D_NODE = re.compile(rf"^[ \t]*(?P<id>{_D_ID})[ \t]*\[(?P<attrs>[^\]\n]*)\]", re
 _D_LABEL = re.compile(r"label\s*=\s*\"(?P<l>[^\"\n]*)\"|label\s*=\s*(?P<m>[\w.-]+)")
 
 
-def _kind(label: str | None) -> str:
-    stated = stated_relation(f" {label} ") if label else None
+def _kind(label: str | None, verbs: VerbTable) -> str:
+    stated = verbs.stated_relation(f" {label} ") if label else None
     return stated.type if stated is not None else UNLABELLED
 
 
@@ -110,7 +110,7 @@ def _line(text: str, offset: int, start: int, end: int) -> Located:
     return Located(text[first:last].rstrip(), first, first + len(text[first:last].rstrip()))
 
 
-def _sequence(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     labels: dict[str, Located] = {}
     for match in _S_PARTICIPANT.finditer(block):
         group = "label" if match.group("label") else "id"
@@ -120,15 +120,15 @@ def _sequence(text: str, offset: int, block: str) -> Iterator[StructuralRelation
         if arrow.startswith("--") or arrow.startswith("<<"):
             continue  # a reply (dashed), or both ways: no direction of dependency
         a, b = (labels.get(match.group(s), _at(text, offset, *match.span(s))) for s in "ab")
-        stated = stated_relation(f" {match.group('label')} ")
+        stated = verbs.stated_relation(f" {match.group('label')} ")
         kind = stated.type if stated is not None else ("sends-to" if ")" in arrow else "calls")
         evidence = _line(text, offset, match.start("a"), match.end())
         yield StructuralRelation(kind, evidence, a, b)
 
 
-def _mermaid(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     if re.match(r"\s*sequenceDiagram\b", block):
-        yield from _sequence(text, offset, block)
+        yield from _sequence(text, offset, block, verbs)
         return
     if not re.match(r"\s*(?:graph|flowchart)\b", block):
         return
@@ -150,7 +150,7 @@ def _mermaid(text: str, offset: int, block: str) -> Iterator[StructuralRelation]
                     ends.append(labels.get(ident, _at(text, offset, *match.span(side))))
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
-            yield StructuralRelation(_kind(label), evidence, ends[0], ends[1])
+            yield StructuralRelation(_kind(label, verbs), evidence, ends[0], ends[1])
             position = match.start("b")
 
 
@@ -161,7 +161,7 @@ def _unquoted(text: str, offset: int, span: tuple[int, int]) -> Located:
     return Located(raw, offset + span[0], offset + span[1])
 
 
-def _plantuml(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+def _plantuml(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     labels: dict[str, Located] = {}
     for match in _P_ALIAS.finditer(block):
         group = "l1" if match.group("l1") else "l2"
@@ -181,13 +181,13 @@ def _plantuml(text: str, offset: int, block: str) -> Iterator[StructuralRelation
         if arrow.startswith("<"):
             a, b = b, a
         evidence = _line(text, offset, match.start("a"), match.end())
-        kind = _kind(match.group("label"))
+        kind = _kind(match.group("label"), verbs)
         if sequence and kind == UNLABELLED:
             kind = "sends-to" if ">>" in arrow or "<<" in arrow else "calls"  # a request
         yield StructuralRelation(kind, evidence, a, b)
 
 
-def _dot(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
+def _dot(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     labels: dict[str, Located] = {}
     for match in _D_NODE.finditer(block):
         label = _D_LABEL.search(match.group("attrs"))
@@ -204,21 +204,22 @@ def _dot(text: str, offset: int, block: str) -> Iterator[StructuralRelation]:
         label = _D_LABEL.search(attrs)
         words = (label.group("l") or label.group("m")) if label is not None else None
         evidence = _line(text, offset, match.start(), match.end())
-        yield StructuralRelation(_kind(words), evidence, a, b)
+        yield StructuralRelation(_kind(words, verbs), evidence, a, b)
 
 
-def diagram_relations(text: str) -> list[StructuralRelation]:
+def diagram_relations(text: str, verbs: VerbTable = DEFAULT_VERBS) -> list[StructuralRelation]:
+    """The relations the diagrams written as code in `text` draw, typed by `verbs`."""
     found: list[StructuralRelation] = []
     fenced: list[tuple[int, int]] = []
     for match in _FENCE.finditer(text):
         language, offset = match.group(1).lower(), match.start(2)
         fenced.append(match.span())
         reader = {"mermaid": _mermaid, "plantuml": _plantuml, "puml": _plantuml}.get(language)
-        found.extend((reader or _dot)(text, offset, match.group(2)))
+        found.extend((reader or _dot)(text, offset, match.group(2), verbs))
     for pattern, reader in ((_PLANTUML_BARE, _plantuml), (_DOT_BARE, _dot)):
         for match in pattern.finditer(text):
             if not any(s <= match.start() < e for s, e in fenced):
-                found.extend(reader(text, match.start(1), match.group(1)))
+                found.extend(reader(text, match.start(1), match.group(1), verbs))
     return found
 
 

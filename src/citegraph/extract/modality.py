@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import ConfigError
+from .verbs import DEFAULT_VERBS, Verb, VerbTable
 
 
 class Polarity(StrEnum):
@@ -71,9 +72,11 @@ KINDS = ("negated", "hypothetical", "planned")
 
 @dataclass(frozen=True)
 class CueTable:
-    """The cues negation and modality are read from: CUES, and any added (`extra`)."""
+    """The cues negation and modality are read from: CUES, and any added (`extra`); and the
+    verb phrases relations are read from (`verbs`: the verb table, and any added)."""
 
     extra: tuple[Cue, ...] = ()
+    verbs: VerbTable = DEFAULT_VERBS
 
     @property
     def cues(self) -> tuple[Cue, ...]:
@@ -87,9 +90,10 @@ class CueTable:
     def digest(self) -> str | None:
         """A short name for the cues added (None: the default table), so that an extractor
         reading with other cues is another extractor."""
-        if not self.extra:
+        if not self.extra and self.verbs.digest is None:
             return None
         material = "\n".join(f"{c.kind}:{c.words.casefold()}" for c in self.extra)
+        material += f"\nverbs:{self.verbs.digest}"
         return hashlib.sha256(material.encode()).hexdigest()[:8]
 
 
@@ -97,10 +101,17 @@ DEFAULT_CUES = CueTable()
 
 
 def load_cues(path: Path) -> CueTable:
-    """The default table and the cues a TOML file adds, a list of words per kind:
+    """The default tables and what a TOML file adds: a list of words per kind of cue, and
+    verb phrases per relation type (`…` stands for a few words; `passive_verbs` state the
+    relation from their object to their subject):
 
     negated = ["formerly", "used to"]
     planned = ["in the pilot"]
+    [verbs]
+    calls = ["hits", "pings"]
+    reads = ["pulls … from"]
+    [passive_verbs]
+    calls = ["is hit by"]
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -108,10 +119,11 @@ def load_cues(path: Path) -> CueTable:
         raise ConfigError(f"cannot read the cue file {path}: {exc.strerror or exc}") from exc
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"the cue file {path} is not valid TOML: {exc}") from exc
-    unknown = sorted(set(data) - set(KINDS))
+    unknown = sorted(set(data) - {*KINDS, "verbs", "passive_verbs"})
     if unknown:
         raise ConfigError(
             f"the cue file {path} names {', '.join(unknown)}: a cue is one of {', '.join(KINDS)}"
+            " (and verbs, passive_verbs)"
         )
     extra: list[Cue] = []
     for kind in KINDS:
@@ -119,7 +131,23 @@ def load_cues(path: Path) -> CueTable:
         if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
             raise ConfigError(f"the cue file {path}: {kind} must be a list of words")
         extra += [Cue(" ".join(w.split()), kind) for w in words]
-    return CueTable(tuple(extra))
+    verbs = [*_verbs(path, data, "verbs", False), *_verbs(path, data, "passive_verbs", True)]
+    return CueTable(tuple(extra), VerbTable(tuple(verbs)) if verbs else DEFAULT_VERBS)
+
+
+def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> list[Verb]:
+    """The verb phrases of one table of the cue file, by relation type."""
+    types = data.get(table, {})
+    if not isinstance(types, dict):
+        raise ConfigError(f"the cue file {path}: [{table}] must map relation types to phrases")
+    found: list[Verb] = []
+    for kind, phrases in types.items():
+        if not isinstance(phrases, list) or not all(
+            isinstance(p, str) and any(w != "…" for w in p.split()) for p in phrases
+        ):
+            raise ConfigError(f"the cue file {path}: {table}.{kind} must be a list of phrases")
+        found += [Verb(" ".join(p.split()), str(kind), passive) for p in phrases]
+    return found
 
 
 def _scope_end(text: str, start: int, kind: str) -> int:

@@ -29,7 +29,7 @@ from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
-from .verbs import Stated, any_verb, header_relation, stated_relation, verb_places
+from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
@@ -198,11 +198,11 @@ def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -
         found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
 
 
-def _stated(sentence: str, names: list[_Name]) -> list[tuple[_Name, _Name, str]]:
+def _stated(sentence: str, names: list[_Name], verbs: VerbTable) -> list[tuple[_Name, _Name, str]]:
     """(source, target, type) of each relation `sentence` states between `names`."""
     found: list[tuple[_Name, _Name, str]] = []
     for left, right in itertools.pairwise(names):
-        stated = stated_relation(sentence[left.end : right.start])
+        stated = verbs.stated_relation(sentence[left.end : right.start])
         if stated is None:
             continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
@@ -235,7 +235,7 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
 
 
 def _pronoun_relations(
-    text: str, span: tuple[int, int], before: tuple[int, int], known: Names
+    text: str, span: tuple[int, int], before: tuple[int, int], known: Names, verbs: VerbTable
 ) -> list[RelationProposal]:
     """Relations of a sentence whose subject is a pronoun, said of its antecedent and quoted
     from the sentence before through this one."""
@@ -254,12 +254,12 @@ def _pronoun_relations(
     names = [pronoun, *(n for n in _names_in(sentence, known) if n.start >= pronoun.end)]
     if len(names) < 2:
         return []
-    verb = stated_relation(sentence[pronoun.end : names[1].start])
+    verb = verbs.stated_relation(sentence[pronoun.end : names[1].start])
     lead = sentence[pronoun.end : pronoun.end + verb.start].lower().split() if verb else []
     if verb is None or not _PRONOUN_LEADS.issuperset(w.strip(",") for w in lead):
         return []  # no verb right after it: the pronoun opens a longer subject
     found: list[RelationProposal] = []
-    for a, b, kind in _stated(sentence, names):
+    for a, b, kind in _stated(sentence, names, verbs):
         if pronoun in (a, b):
             source = referent.text if a is pronoun else a.text
             target = referent.text if b is pronoun else b.text
@@ -267,20 +267,22 @@ def _pronoun_relations(
     return found
 
 
-def sentence_relations(text: str, known: Names, checked: bool = False) -> list[RelationProposal]:
+def sentence_relations(
+    text: str, known: Names, checked: bool = False, verbs: VerbTable = DEFAULT_VERBS
+) -> list[RelationProposal]:
     """Relations stated in the sentences of `text` (`checked`: the caller found that
-    `any_verb(text)`)."""
+    `verbs.any_verb(text)`), by the phrases of `verbs`."""
     found: list[RelationProposal] = []
-    if not checked and not any_verb(text):
+    if not checked and not verbs.any_verb(text):
         return found
     # A sentence starts and ends beside a space or a mark, so a key word is in it exactly
     # when one of the text's key words starts inside it.
-    places = verb_places(text)
+    places = verbs.verb_places(text)
     before: tuple[int, int] | None = None
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         if places is None:
-            has_verb = any_verb(sentence)
+            has_verb = verbs.any_verb(sentence)
         else:
             index = bisect.bisect_left(places, start)
             has_verb = index < len(places) and places[index] < end
@@ -288,11 +290,11 @@ def sentence_relations(text: str, known: Names, checked: bool = False) -> list[R
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
         if previous is not None:
-            found += _pronoun_relations(text, (start, end), previous, known)
+            found += _pronoun_relations(text, (start, end), previous, known, verbs)
         names = _names_in(sentence, known)
         if len(names) < 2:
             continue
-        for a, b, kind in _stated(sentence, names):
+        for a, b, kind in _stated(sentence, names, verbs):
             _add(found, sentence, a.text, b.text, kind)
     return found
 
@@ -308,7 +310,9 @@ def _plain(cell: str) -> str:
     return " ".join(_LINK.sub(r"\1", cell).strip(" *_`").split())
 
 
-def table_relations(text: str, known: Names) -> list[RelationProposal]:
+def table_relations(
+    text: str, known: Names, verbs: VerbTable = DEFAULT_VERBS
+) -> list[RelationProposal]:
     found: list[RelationProposal] = []
     if "|" not in text:
         return found
@@ -319,7 +323,7 @@ def table_relations(text: str, known: Names) -> list[RelationProposal]:
         if not (header.lstrip().startswith("|") and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", rule)):
             index += 1
             continue
-        columns = [header_relation(_plain(c)) for c in _cells(header)]
+        columns = [verbs.header_relation(_plain(c)) for c in _cells(header)]
         rows = []
         index += 2
         while index < len(lines) and lines[index].lstrip().startswith("|"):
@@ -328,7 +332,7 @@ def table_relations(text: str, known: Names) -> list[RelationProposal]:
         subjects = [_plain(_cells(r)[0]) for r in rows]
         table_known = known.extended(s for s in subjects if 0 < len(s) <= 60)
         for row in rows:
-            _row_relations(row, columns, table_known, found)
+            _row_relations(row, columns, table_known, found, verbs)
     return found
 
 
@@ -337,6 +341,7 @@ def _row_relations(
     columns: list[Stated | None],
     known: Names,
     found: list[RelationProposal],
+    verbs: VerbTable,
 ) -> None:
     cells = _cells(row)
     subject = _plain(cells[0])
@@ -351,7 +356,7 @@ def _row_relations(
             continue
         for start, end in sentence_spans(cell):
             sentence = cell[start:end]
-            predicate = stated_relation(sentence)
+            predicate = verbs.stated_relation(sentence)
             # A predicate without its subject: the verb among the sentence's first words.
             if predicate is None or len(sentence[: predicate.start].split()) > 2:
                 continue

@@ -35,7 +35,6 @@ from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
-from .verbs import any_verb
 from .writes import BackgroundWrites, Rows
 
 # Rows are written in flushes of about this many, also within a document, so that a huge
@@ -323,14 +322,15 @@ def _prose_relations(
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other."""
-    verb = any_verb(chunk.text)
+    verbs = cues.verbs
+    verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
     if not verb and "|" not in chunk.text and not aliases:
         return  # most chunks: no verb of the table, no table, no acronym defined
     known = Names(names)
     proposed = [
-        *(sentence_relations(chunk.text, known, checked=True) if verb else ()),
-        *table_relations(chunk.text, known),  # it looks for a table itself
+        *(sentence_relations(chunk.text, known, True, verbs) if verb else ()),
+        *table_relations(chunk.text, known, verbs),  # it looks for a table itself
         *aliases,
     ]
     if proposed:
@@ -385,7 +385,7 @@ class _Structure:
         elif media == "application/toml":
             found = toml_relations(text.text)
         elif may_hold_diagrams(text.text):
-            found = diagram_relations(text.text)
+            found = diagram_relations(text.text, self.cues.verbs)
         if not found:
             return
         types: dict[str, str] = {}

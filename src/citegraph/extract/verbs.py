@@ -1,7 +1,7 @@
 """The relation verb table of the offline extractor: which words between two names (or in a
 table header, or on a diagram arrow) state which typed relation. It is data, like the cue
-table of modality.py: extend VERBS to teach the extractor new phrasings (in this file; unlike
-the cues, not yet from a file of one's own).
+table of modality.py: extend VERBS, or add phrases from a file of one's own (the cue file's
+`[verbs]`, modality.load_cues), to teach the extractor new phrasings.
 
 A phrase may hold `…`, which stands for up to six words, or none ("sends … to" matches "sends order
 confirmations to"). A phrase marked `passive` states the relation from its object to its
@@ -10,6 +10,7 @@ subject ("is called by": B is called by A, so A calls B).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -81,51 +82,7 @@ def _key_word(phrase: str) -> str:
     return next(w for w in phrase.lower().split() if w not in _AUXILIARIES)
 
 
-# Longest phrases first, so that "sends requests to" wins over "sends … to"; each with its
-# key word, which the text must hold for the phrase to match.
-_COMPILED = tuple(
-    (_compile(v.phrase), v, _key_word(v.phrase))
-    for v in sorted(VERBS, key=lambda v: -len(v.phrase.split()))
-)
-
-
-# A phrase matches only where its first content word is written: a set lookup over a text's
-# words rules most texts out before any phrase pattern runs.
-_KEY_WORDS = frozenset(_key_word(v.phrase) for v in VERBS)
 _WORDS = re.compile(r"[a-z]+")
-# One key word written as a whole run of letters: the test `_WORDS` and `_KEY_WORDS` make,
-# as one search in C that stops at the first one (this runs for every chunk).
-_ANY_KEY_WORD = re.compile(
-    r"(?<![a-z])(?:" + "|".join(sorted(_KEY_WORDS, key=lambda w: (-len(w), w))) + r")(?![a-z])"
-)
-
-
-# The key words no other key word starts: every key word starts with one of these, and no
-# two of them can start at one place.
-_KEY_STEMS = tuple(
-    sorted(w for w in _KEY_WORDS if not any(w != o and w.startswith(o) for o in _KEY_WORDS))
-)
-
-
-def any_verb(text: str) -> bool:
-    """Whether `text` may hold a verb phrase of the table (a cheap test, to skip the rest)."""
-    return _ANY_KEY_WORD.search(text.lower()) is not None
-
-
-def verb_places(text: str) -> list[int] | None:
-    """Where the table's key words start in `text`, in order: a part of `text` between
-    non-letters may hold a verb phrase when one of them lies inside it (the test `any_verb`
-    makes, for every sentence of a chunk at once). None when lowering `text` changes its
-    length ("İ"), so that places in the lowered text are not places in `text`."""
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        return None
-    return literal_places(lowered, _KEY_STEMS, _ANY_KEY_WORD)
-
-
-def _key_words(text: str) -> frozenset[str]:
-    """The table's key words written in `text` (in lower case, as whole words of letters)."""
-    return _KEY_WORDS.intersection(_WORDS.findall(text.lower()))
 
 
 @dataclass(frozen=True)
@@ -136,31 +93,92 @@ class Stated:
     end: int
 
 
-def stated_relation(between: str) -> Stated | None:
-    """The relation the words `between` two names state, if any: the first verb phrase,
-    longest first among those starting at the same place."""
-    best: Stated | None = None
-    present = _key_words(between)
-    if not present:
-        return None  # most gaps between two names: no phrase of the table can start there
-    for pattern, verb, key in _COMPILED:
-        if key not in present:
-            continue  # its key word is not written here
-        match = pattern.search(between)
-        if match is None:
-            continue
-        if best is None or match.start() < best.start:
-            best = Stated(verb.type, verb.passive, match.start(), match.end())
-    return best
+class VerbTable:
+    """The verb phrases read as relations: VERBS, and any added (`extra`)."""
+
+    def __init__(self, extra: tuple[Verb, ...] = ()):
+        self.extra = extra
+        self.verbs = (*VERBS, *extra)
+        # Longest phrases first, so that "sends requests to" wins over "sends … to"; each
+        # with its key word, which the text must hold for the phrase to match.
+        self._compiled = tuple(
+            (_compile(v.phrase), v, _key_word(v.phrase))
+            for v in sorted(self.verbs, key=lambda v: -len(v.phrase.split()))
+        )
+        # A phrase matches only where its first content word is written: a set lookup over
+        # a text's words rules most texts out before any phrase pattern runs.
+        self.key_words = frozenset(_key_word(v.phrase) for v in self.verbs)
+        # One key word written as a whole run of letters: the test `_WORDS` and the key
+        # words make, as one search in C that stops at the first one (run for every chunk).
+        self._any_key_word = re.compile(
+            r"(?<![a-z])(?:"
+            + "|".join(sorted(self.key_words, key=lambda w: (-len(w), w)))
+            + r")(?![a-z])"
+        )
+        # The key words no other key word starts: every key word starts with one of these,
+        # and no two of them can start at one place.
+        self._key_stems = tuple(
+            sorted(
+                w for w in self.key_words
+                if not any(w != o and w.startswith(o) for o in self.key_words)
+            )
+        )  # fmt: skip
+
+    @property
+    def digest(self) -> str | None:
+        """A short name for the phrases added (None: the default table)."""
+        if not self.extra:
+            return None
+        material = "\n".join(f"{v.type}:{v.passive}:{v.phrase.casefold()}" for v in self.extra)
+        return hashlib.sha256(material.encode()).hexdigest()[:8]
+
+    def any_verb(self, text: str) -> bool:
+        """Whether `text` may hold a verb phrase of the table (a cheap test, to skip the
+        rest)."""
+        return self._any_key_word.search(text.lower()) is not None
+
+    def verb_places(self, text: str) -> list[int] | None:
+        """Where the table's key words start in `text`, in order: a part of `text` between
+        non-letters may hold a verb phrase when one of them lies inside it (the test
+        `any_verb` makes, for every sentence of a chunk at once). None when lowering `text`
+        changes its length ("İ"), so that places in the lowered text are not places in it."""
+        lowered = text.lower()
+        if len(lowered) != len(text):
+            return None
+        return literal_places(lowered, self._key_stems, self._any_key_word)
+
+    def stated_relation(self, between: str) -> Stated | None:
+        """The relation the words `between` two names state, if any: the first verb phrase,
+        longest first among those starting at the same place."""
+        best: Stated | None = None
+        present = self.key_words.intersection(_WORDS.findall(between.lower()))
+        if not present:
+            return None  # most gaps between two names: no phrase of the table starts there
+        for pattern, verb, key in self._compiled:
+            if key not in present:
+                continue  # its key word is not written here
+            match = pattern.search(between)
+            if match is None:
+                continue
+            if best is None or match.start() < best.start:
+                best = Stated(verb.type, verb.passive, match.start(), match.end())
+        return best
+
+    def header_relation(self, header: str) -> Stated | None:
+        """A table column headed "Calls", "Depends on", "Talks to", "Reads from",
+        "Dependencies", "Upstream"...: the relation from the row's subject to the names in
+        that column."""
+        text = " ".join(header.strip(" *_`").split()).lower()
+        if text in ("dependencies", "depends on", "upstream", "upstreams", "backends"):
+            return Stated("depends-on", False, 0, len(text))
+        stated = self.stated_relation(text)
+        if stated is not None and stated.start == 0 and stated.end == len(text):
+            return stated
+        return None
 
 
-def header_relation(header: str) -> Stated | None:
-    """A table column headed "Calls", "Depends on", "Talks to", "Reads from", "Dependencies",
-    "Upstream"...: the relation from the row's subject to the names in that column."""
-    text = " ".join(header.strip(" *_`").split()).lower()
-    if text in ("dependencies", "depends on", "upstream", "upstreams", "backends"):
-        return Stated("depends-on", False, 0, len(text))
-    stated = stated_relation(text)
-    if stated is not None and stated.start == 0 and stated.end == len(text):
-        return stated
-    return None
+DEFAULT_VERBS = VerbTable()
+any_verb = DEFAULT_VERBS.any_verb
+verb_places = DEFAULT_VERBS.verb_places
+stated_relation = DEFAULT_VERBS.stated_relation
+header_relation = DEFAULT_VERBS.header_relation
