@@ -150,6 +150,12 @@ def test_http_and_cli_say_the_walk_goes_through_aliases(tmp_path: Path) -> None:
     assert "PCS alias-of Product Catalog Service supported" in text
     as_json = runner.invoke(app, ["impact", "PCS", "--json", "--home", str(home), "-s", "t"])
     assert json.loads(as_json.stdout)["policy"]["aliases"] is True
+    plain = runner.invoke(
+        app, ["impact", "PCS", "--no-aliases", "--json", "--home", str(home), "-s", "t"]
+    )
+    body = json.loads(plain.stdout)
+    assert body["policy"]["aliases"] is False and body["evaluationMode"] is True
+    assert {a["entity"]["name"] for a in body["affected"]} == {"Frontend", "ad-service"}
 
 
 def test_an_acronym_defined_for_two_things_is_ambiguous_and_not_walked(

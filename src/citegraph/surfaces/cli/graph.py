@@ -43,14 +43,24 @@ CoMentionsOpt = Annotated[
         "marked evaluation mode.",
     ),
 ]
+NoAliasesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-aliases",
+        help="Do not walk names a source says are one thing (an acronym's definition) as one; "
+        "results are marked evaluation mode.",
+    ),
+]
 _MARKS = {"supported": "[green]supported[/]", "inferred": "[yellow]inferred[/]",
           "insufficient": "[red]insufficient[/]"}  # fmt: skip
 
 
-def _policy(co_mentions: bool) -> WalkPolicy:
-    if not co_mentions:
+def _policy(co_mentions: bool, no_aliases: bool = False) -> WalkPolicy:
+    if not co_mentions and not no_aliases:
         return DEFAULT_WALK_POLICY
-    return WalkPolicy(co_mentions=True, name="engineering-default+co-mentions")
+    name = "engineering-default" + ("+co-mentions" if co_mentions else "")
+    name += "-aliases" if no_aliases else ""
+    return WalkPolicy(co_mentions=co_mentions, aliases=not no_aliases, name=name)
 
 
 def _print_policy(policy: WalkPolicy) -> None:
@@ -111,6 +121,7 @@ def impact(
         ),
     ] = "dependents",
     co_mentions: CoMentionsOpt = False,
+    no_aliases: NoAliasesOpt = False,
 ) -> None:
     """If NAME changes, what breaks: every entity that depends on it (calls, depends on,
     reads, writes, sends to it...) within --hops, each with its best path, every hop graded
@@ -120,7 +131,7 @@ def impact(
     nothing (exit 1): run again with the key of the one you mean."""
     with open_workspace(home, url) as ws:
         try:
-            result = ws.scope(scope).impact(name, direction, hops, _policy(co_mentions))
+            result = ws.scope(scope).impact(name, direction, hops, _policy(co_mentions, no_aliases))
         except CitegraphError as exc:
             fail(str(exc), 3)
     if as_json:
@@ -161,12 +172,13 @@ def paths(
     as_json: JsonOpt = False,
     hops: WalkHopsOpt = DEFAULT_WALK_HOPS,
     co_mentions: CoMentionsOpt = False,
+    no_aliases: NoAliasesOpt = False,
 ) -> None:
     """How SOURCE is connected to TARGET: the best paths of at most --hops hops, either way
     along the followed relations, each hop graded with its quote or the reason it has none."""
     with open_workspace(home, url) as ws:
         try:
-            result = ws.scope(scope).paths(source, target, hops, _policy(co_mentions))
+            result = ws.scope(scope).paths(source, target, hops, _policy(co_mentions, no_aliases))
         except CitegraphError as exc:
             fail(str(exc), 3)
     if as_json:
