@@ -10,8 +10,9 @@ grade, then hop count, then name.
 Names a source says are one thing (`alias-of`: an acronym's definition, a remembered fact) are
 walked as one: before each level, the aliases of the entities it walks from join them at the
 same depth, each by a hop graded against the sentence that defines it, so a path shows why
-"PCS" led to what calls the Product Catalog Service. An alias is not listed as affected by a
-change to the thing it names.
+"PCS" led to what calls the Product Catalog Service. Of two names for one thing, the one
+reached by the alias hop is not listed again. A name said to be another name of several
+entities is ambiguous: shown, never walked through.
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ class _Spread:
                 name = hop.start if hop.subject == hop.start.name else hop.end
                 if len(meanings[name.key]) > 1:
                     hop = replace(
-                        hop, grade=Grade.INSUFFICIENT, evidence=hop.evidence,
+                        hop, grade=Grade.INSUFFICIENT,
                         reason=f"ambiguous: {name.name!r} is said to be another name of "
                         f"{len(meanings[name.key])} entities; pick one by its key to walk on",
                     )  # fmt: skip
