@@ -185,3 +185,74 @@ def test_an_acronym_defined_for_two_things_is_ambiguous_and_not_walked(
         "Payment Clearing System": Grade.INSUFFICIENT,
         "checkout-service": Grade.SUPPORTED,  # stated of "PCS" itself
     }
+
+
+def _remembered_alias(scope: Scope, a: str, b: str, text: str, kind: str = "service") -> None:
+    facts = Facts(
+        entities=(EntityFact(a, kind), EntityFact(b, kind)),
+        relations=(RelationFact(a, b, "alias-of"),),
+    )
+    scope.remember("glossary", facts, [Passage(text, (a, b))])
+
+
+def test_which_name_is_the_short_one_is_read_from_the_names_not_the_stored_direction(
+    workspace: Workspace,
+) -> None:
+    """A remembered alias may be stated either way round: two short names of one thing are
+    no ambiguity, and a second meaning stated the other way round still is one."""
+    two_names = workspace.scope(f"twonames{os.getpid()}")
+    two_names.ingest(b"The checkout-service calls the Order Ledger Service.\n", name="c.md")
+    for short in ("OLS", "LEDG"):
+        _remembered_alias(
+            two_names, "Order Ledger Service", short, f"Order Ledger Service is also {short}."
+        )
+    found = _by_name(two_names.impact("OLS", direction="dependents", max_hops=1))
+    assert found["checkout-service"][1].grade is Grade.SUPPORTED
+    assert [h.relation for h in found["checkout-service"][1].hops] == ["alias-of", "calls"]
+
+    two_things = workspace.scope(f"twothings{os.getpid()}")
+    two_things.ingest(
+        b"The Product Catalog Service (PCS) keeps the list of products.\n", name="a.md"
+    )
+    two_things.ingest(b"The billing-service calls the Payment Clearing System.\n", name="b.md")
+    _remembered_alias(
+        two_things, "Payment Clearing System", "PCS", "Payment Clearing System is also PCS."
+    )
+    reached = _by_name(two_things.impact("Product Catalog Service", max_hops=2))
+    assert "billing-service" not in reached
+
+
+def test_a_negated_alias_is_no_second_meaning(workspace: Workspace) -> None:
+    scope = workspace.scope(f"negmeaning{os.getpid()}")
+    scope.ingest(b"The Journal Database (JDB) keeps the entries.\n", name="a.md")
+    scope.ingest(b"The ledger-service writes to the JDB.\n", name="b.md")
+    _remembered_alias(
+        scope, "JDB", "journal-db", "JDB is no longer another name for the journal-db.",
+        kind="datastore",
+    )  # fmt: skip
+    found = _by_name(scope.impact("Journal Database", direction="dependents", max_hops=1))
+    assert found["ledger-service"][1].grade is Grade.SUPPORTED
+
+
+def test_a_chain_of_aliases_within_the_rounds_is_not_said_to_be_cut(workspace: Workspace) -> None:
+    scope = workspace.scope(f"chain{os.getpid()}")
+    scope.ingest(b"The checkout-service calls the Delta Gateway.\n", name="c.md")
+    for a, b in (("Alpha", "Beta"), ("Beta", "Gamma"), ("Gamma", "Delta Gateway")):
+        _remembered_alias(scope, a, b, f"{a} is another name for {b}.")
+    result = scope.impact("Alpha", direction="dependents", max_hops=1)
+    assert "checkout-service" in _by_name(result)
+    assert not result.truncated and result.limits == ()
+
+
+def test_an_alias_below_the_walks_grade_counts_as_a_hop(workspace: Workspace) -> None:
+    scope = workspace.scope(f"strict{os.getpid()}")
+    scope.ingest(b"The checkout-service calls the Order Ledger Service.\n", name="c.md")
+    facts = Facts(
+        entities=(EntityFact("OLS", "service"), EntityFact("Order Ledger Service", "service")),
+        relations=(RelationFact("OLS", "Order Ledger Service", "alias-of"),),
+    )
+    scope.remember("glossary", facts, [])  # asserted, no passage: inferred
+    strict = WalkPolicy(min_grade=Grade.SUPPORTED, name="strict")
+    found = _by_name(scope.impact("OLS", max_hops=1, policy=strict))
+    assert found["Order Ledger Service"][0] == 1  # shown one hop away, not walked through
+    assert "checkout-service" not in found

@@ -193,7 +193,11 @@ def test_added_verbs_are_read_in_sentences_tables_and_diagrams(tmp_path: Path) -
     [
         ('verbs = ["hits"]', r"\[verbs\] must map relation types to phrases"),
         ("[verbs]\ncalls = [1]", "verbs.calls must be a list of phrases"),
-        ('[passive_verbs]\ncalls = ["…"]', "passive_verbs.calls must be a list of phrases"),
+        ('[passive_verbs]\ncalls = ["…"]', "needs a word other than is"),
+        ('[verbs]\ncalls = ["is by"]', "needs a word other than is"),
+        ('[verbs]\ncalls = ["calls)"]', "must be letters a-z only"),
+        ('[verbs]\ncalls = ["co-locates with"]', "must be letters a-z only"),
+        ('[verbs]\n"" = ["hits"]', "a relation type with no name"),
     ],
 )
 def test_a_bad_verb_table_is_refused_with_its_reason(

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import ConfigError
-from .verbs import DEFAULT_VERBS, Verb, VerbTable
+from .verbs import DEFAULT_VERBS, Verb, VerbTable, phrase_problem
 
 
 class Polarity(StrEnum):
@@ -93,7 +93,8 @@ class CueTable:
         if not self.extra and self.verbs.digest is None:
             return None
         material = "\n".join(f"{c.kind}:{c.words.casefold()}" for c in self.extra)
-        material += f"\nverbs:{self.verbs.digest}"
+        if self.verbs.digest is not None:
+            material += f"\nverbs:{self.verbs.digest}"
         return hashlib.sha256(material.encode()).hexdigest()[:8]
 
 
@@ -142,10 +143,14 @@ def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> li
         raise ConfigError(f"the cue file {path}: [{table}] must map relation types to phrases")
     found: list[Verb] = []
     for kind, phrases in types.items():
-        if not isinstance(phrases, list) or not all(
-            isinstance(p, str) and any(w != "…" for w in p.split()) for p in phrases
-        ):
+        if not str(kind).strip():
+            raise ConfigError(f"the cue file {path}: [{table}] has a relation type with no name")
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
             raise ConfigError(f"the cue file {path}: {table}.{kind} must be a list of phrases")
+        for phrase in phrases:
+            problem = phrase_problem(phrase)
+            if problem is not None:
+                raise ConfigError(f"the cue file {path}: {table}.{kind} {phrase!r}: {problem}")
         found += [Verb(" ".join(p.split()), str(kind), passive) for p in phrases]
     return found
 

@@ -82,6 +82,17 @@ def _key_word(phrase: str) -> str:
     return next(w for w in phrase.lower().split() if w not in _AUXILIARIES)
 
 
+def phrase_problem(phrase: str) -> str | None:
+    """Why `phrase` cannot be a verb phrase of the table (None: it can): its first word that
+    is no auxiliary ("is", "to", "by"...) is found by a word search of letters a-z only."""
+    words = [w for w in phrase.lower().split() if w not in _AUXILIARIES]
+    if not words:
+        return "it needs a word other than is, are, to, from, in, into, on, by, of and …"
+    if not re.fullmatch(r"[a-z]+", words[0]):
+        return f"its first such word, {words[0]!r}, must be letters a-z only"
+    return None
+
+
 _WORDS = re.compile(r"[a-z]+")
 
 
@@ -97,6 +108,10 @@ class VerbTable:
     """The verb phrases read as relations: VERBS, and any added (`extra`)."""
 
     def __init__(self, extra: tuple[Verb, ...] = ()):
+        for verb in extra:
+            problem = phrase_problem(verb.phrase)
+            if problem is not None:
+                raise ValueError(f"verb phrase {verb.phrase!r}: {problem}")
         self.extra = extra
         self.verbs = (*VERBS, *extra)
         # Longest phrases first, so that "sends requests to" wins over "sends … to"; each
@@ -112,7 +127,7 @@ class VerbTable:
         # words make, as one search in C that stops at the first one (run for every chunk).
         self._any_key_word = re.compile(
             r"(?<![a-z])(?:"
-            + "|".join(sorted(self.key_words, key=lambda w: (-len(w), w)))
+            + "|".join(re.escape(w) for w in sorted(self.key_words, key=lambda w: (-len(w), w)))
             + r")(?![a-z])"
         )
         # The key words no other key word starts: every key word starts with one of these,
@@ -123,6 +138,12 @@ class VerbTable:
                 if not any(w != o and w.startswith(o) for o in self.key_words)
             )
         )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VerbTable) and other.extra == self.extra
+
+    def __hash__(self) -> int:
+        return hash(self.extra)
 
     @property
     def digest(self) -> str | None:

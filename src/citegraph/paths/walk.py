@@ -60,6 +60,24 @@ def _path_order(path: GradedPath) -> tuple[int, int, int, tuple[str, ...]]:
     return (path.grade.rank, path.steps, len(path.hops), tuple(e.name for e in path.entities))
 
 
+def _short_form(entity: EntityRef) -> bool:
+    """Whether `entity` is written like an acronym ("PCS", "gRPC", "CO"): one word, at most
+    ten characters, at least two capitals."""
+    name = entity.name
+    one_word = len(name) <= 10 and not any(c.isspace() for c in name)
+    return entity.type == "acronym" or (one_word and sum(c.isupper() for c in name) >= 2)
+
+
+def _acronym_and_meaning(hop: Hop) -> tuple[EntityRef, EntityRef] | None:
+    """For an alias hop between an acronym and a name that is not one: the acronym and what
+    it stands for, read from the names, not from the direction the relation was stored in
+    (a caller's remembered fact may give either). None for any other alias hop: two long
+    names, or two acronyms, are not what an acronym for two things looks like."""
+    if _short_form(hop.start) == _short_form(hop.end):
+        return None
+    return (hop.start, hop.end) if _short_form(hop.start) else (hop.end, hop.start)
+
+
 def _names_what_is_listed(path: GradedPath, min_grade: Grade) -> bool:
     """Whether `path` ends by a walkable hop to another name of the entity before it: that
     entity (or the start) is what the result is about; its other name is not listed again."""
@@ -222,8 +240,8 @@ class _Spread:
 
     def with_aliases(self, frontier: dict[str, Bound], depth: int) -> dict[str, Bound]:
         """`frontier` and the other names a source gives its entities, reached at the same
-        `depth` (aliases of aliases too, a few rounds). A name said to be another name of two
-        or more entities ("PCS" for two systems) is ambiguous: its alias hops are shown as
+        `depth` (aliases of aliases too, a few rounds). An acronym said to stand for two or
+        more entities ("PCS" for two systems) is ambiguous: its alias hops are shown as
         insufficient, and the walk does not go through it."""
         if not self.walk.policy.aliases or not frontier:
             return frontier
@@ -241,11 +259,13 @@ class _Spread:
             ahead = self.walk.level(ends, None, aliases=True) if ends else []
             meanings: dict[str, set[str]] = defaultdict(set)
             for _, hop, _ in (*around, *ahead):
-                if hop.subject == hop.start.name:  # the walked-from entity is the name
-                    meanings[hop.start.key].add(hop.end.key)
+                pair = _acronym_and_meaning(hop)
+                if pair is not None and hop.grade is not Grade.INSUFFICIENT:  # not negated
+                    meanings[pair[0].key].add(pair[1].key)
             found: dict[str, Bound] = {}
             for node, hop, target in around:
-                name = hop.start if hop.subject == hop.start.name else hop.end
+                pair = _acronym_and_meaning(hop)
+                name = pair[0] if pair is not None else hop.end
                 if len(meanings[name.key]) > 1:
                     hop = replace(
                         hop, grade=Grade.INSUFFICIENT,
@@ -256,7 +276,7 @@ class _Spread:
             pending = {key: bound for key, bound in found.items() if key not in whole}
             whole.update(pending)
             around = [h for h in ahead if h[0] in pending]
-        if around:
+        if any(hop.end.key not in whole for _, hop, _ in around):
             self.walk.limits.add(f"aliases of aliases ({ALIAS_ROUNDS} rounds)")
         return whole
 
@@ -278,7 +298,7 @@ def impact(
     reached = walk.spread(start, direction, max_hops, PATHS_PER_ENTITY)
     affected = sorted(
         (
-            Affected(r.ref, r.paths[0].steps, r.paths[0].grade, tuple(r.paths))
+            Affected(r.ref, r.paths[0].steps_at(policy.min_grade), r.paths[0].grade, tuple(r.paths))
             for r in reached.values()
             if not _names_what_is_listed(r.paths[0], policy.min_grade)
         ),

@@ -153,10 +153,12 @@ class GradedPath:
     @property
     def steps(self) -> int:
         """Its hops, not counting those from a name to another name of the same thing (an
-        alias hop graded insufficient, not established, counts)."""
-        return sum(
-            not (h.relation == ALIAS_OF and h.grade is not Grade.INSUFFICIENT) for h in self.hops
-        )
+        alias hop below the default walk's grade, not established, counts)."""
+        return self.steps_at(Grade.INFERRED)
+
+    def steps_at(self, min_grade: Grade) -> int:
+        """Its hops, not counting alias hops a walk with `min_grade` goes through."""
+        return sum(not (h.relation == ALIAS_OF and h.grade.at_least(min_grade)) for h in self.hops)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def _policy(co_mentions: bool, no_aliases: bool = False) -> WalkPolicy:
     if not co_mentions and not no_aliases:
         return DEFAULT_WALK_POLICY
     name = "engineering-default" + ("+co-mentions" if co_mentions else "")
-    name += "-aliases" if no_aliases else ""
+    name += "+no-aliases" if no_aliases else ""
     return WalkPolicy(co_mentions=co_mentions, aliases=not no_aliases, name=name)
 
 
