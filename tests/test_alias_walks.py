@@ -256,3 +256,14 @@ def test_an_alias_below_the_walks_grade_counts_as_a_hop(workspace: Workspace) ->
     found = _by_name(scope.impact("OLS", max_hops=1, policy=strict))
     assert found["Order Ledger Service"][0] == 1  # shown one hop away, not walked through
     assert "checkout-service" not in found
+
+
+def test_a_plural_long_form_is_no_second_meaning(workspace: Workspace) -> None:
+    """Seen on SQuAD: "T cell receptor (TCR)" in one paragraph, "T cell receptors (TCRs)"
+    or "(TCR)" after the plural in another: one thing, not an ambiguous acronym."""
+    scope = workspace.scope(f"plural{os.getpid()}")
+    scope.ingest(b"The Order Ledger Service (OLS) keeps entries.\n", name="a.md")
+    scope.ingest(b"Two Order Ledger Services (OLS) run in each region.\n", name="b.md")
+    scope.ingest(b"The checkout-service calls the Order Ledger Service.\n", name="c.md")
+    found = _by_name(scope.impact("OLS", direction="dependents", max_hops=1))
+    assert found["checkout-service"][1].grade is Grade.SUPPORTED

@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from ..errors import UsageError
+from ..extract.mentions import normalise_name
 from ..extract.modality import DEFAULT_CUES, CueTable
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
 from ..store.graph import GraphHandle
@@ -66,6 +67,15 @@ def _short_form(entity: EntityRef) -> bool:
     name = entity.name
     one_word = len(name) <= 10 and not any(c.isspace() for c in name)
     return entity.type == "acronym" or (one_word and sum(c.isupper() for c in name) >= 2)
+
+
+def _meaning(entity: EntityRef) -> str:
+    """What a long form means, for telling two meanings of an acronym apart: its name with
+    case, spacing and a plural's last `s` set aside ("T cell receptors" is "T cell receptor")."""
+    norm = normalise_name(entity.name)
+    if len(norm) > 3 and norm.endswith("s") and not norm.endswith("ss"):
+        return norm[:-1]
+    return norm
 
 
 def _acronym_and_meaning(hop: Hop) -> tuple[EntityRef, EntityRef] | None:
@@ -261,7 +271,7 @@ class _Spread:
             for _, hop, _ in (*around, *ahead):
                 pair = _acronym_and_meaning(hop)
                 if pair is not None and hop.grade is not Grade.INSUFFICIENT:  # not negated
-                    meanings[pair[0].key].add(pair[1].key)
+                    meanings[pair[0].key].add(_meaning(pair[1]))
             found: dict[str, Bound] = {}
             for node, hop, target in around:
                 pair = _acronym_and_meaning(hop)
