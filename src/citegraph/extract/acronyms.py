@@ -27,7 +27,7 @@ from ..text.words import STOPWORDS
 from ..values.paths import ALIAS_OF
 from ..values.proposals import RelationProposal
 
-__all__ = ["ALIAS_OF", "alias_relations", "definitions"]
+__all__ = ["ALIAS_OF", "alias_relations", "definitions", "short_form"]
 
 _ACRONYM = r"[A-Z][A-Za-z0-9&.\-]{1,9}"
 # "Long Form (SF)": the acronym alone in its parentheses.
@@ -51,12 +51,13 @@ class Definition:
     end: int
 
 
-def _short_form(written: str) -> str | None:
-    """The acronym a definition writes (a trailing dot or dash set aside), if it has the
-    shape of one: 2 to 10 letters or digits, at least two capitals."""
+def short_form(written: str) -> str | None:
+    """The acronym `written` is (a trailing dot or dash set aside), if it has the shape of
+    one: one word of 2 to 10 letters or digits, at least two capitals."""
     short = written.rstrip(".-")
     letters = [c for c in short if c.isalnum()]
-    if 2 <= len(letters) <= 10 and sum(c.isupper() for c in short) >= 2:
+    one_word = not any(c.isspace() for c in short)
+    if one_word and 2 <= len(letters) <= 10 and sum(c.isupper() for c in short) >= 2:
         return short
     return None
 
@@ -133,15 +134,26 @@ def _word_limit(short: str) -> int:
     return min(letters + 5, 2 * letters)
 
 
-def _short_in_parens(text: str, at: int) -> Definition | None:
-    """A definition written "Long Form (SF)", the parenthesis at `at`."""
-    match = _SHORT_IN_PARENS.match(text, at)
+def _short_after(
+    pattern: re.Pattern[str], text: str, at: int
+) -> tuple[re.Match[str], str, list[re.Match[str]]] | None:
+    """Where `pattern` writes an acronym after its long form (at `at`): the match, the
+    acronym, and the words before that may be its long form."""
+    match = pattern.match(text, at)
     if match is None:
         return None
-    short = _short_form(match.group(1))
+    short = short_form(match.group(1))
     if short is None:
         return None
-    words = _words_before(text, at, _word_limit(short))
+    return match, short, _words_before(text, at, _word_limit(short))
+
+
+def _short_in_parens(text: str, at: int) -> Definition | None:
+    """A definition written "Long Form (SF)", the parenthesis at `at`."""
+    read = _short_after(_SHORT_IN_PARENS, text, at)
+    if read is None:
+        return None
+    match, short, words = read
     if words and words[-1].group().rstrip(".") == short:
         return None  # "FAA (FAA)"
     begin = _long_form_start(short, words, text)
@@ -163,7 +175,7 @@ def _long_in_parens(text: str, at: int) -> Definition | None:
     start = at - len(window) + before.start(1)
     if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
         return None  # the end of a longer word
-    short = _short_form(before.group(1))
+    short = short_form(before.group(1))
     if short is None:
         return None
     # "G.R.C. (Gramophone Record Company, 1939-85)": the long form ends at a comma.
@@ -202,7 +214,7 @@ def _stands_for(text: str, at: int) -> Definition | None:
     for match in _STANDS_FOR.finditer(text, begin, at + 40):
         if match.start(1) > at or match.end() < at:
             continue
-        short = _short_form(match.group(1))
+        short = short_form(match.group(1))
         if short is None:
             return None
         clause = _CLAUSE_END.search(text, match.end())
@@ -232,13 +244,10 @@ _OR_SHORT = re.compile(r", or (" + _ACRONYM + r"),")
 def _or_short(text: str, at: int) -> Definition | None:
     """A definition written "Long Form, or SF," (", or" at `at`): only when the initials of
     the words before spell SF, minor words set aside (letters alone are too loose here)."""
-    match = _OR_SHORT.match(text, at)
-    if match is None:
+    read = _short_after(_OR_SHORT, text, at)
+    if read is None:
         return None
-    short = _short_form(match.group(1))
-    if short is None:
-        return None
-    words = _words_before(text, at, _word_limit(short))
+    match, short, words = read
     wanted = _letters(short)
     for first in range(len(words) - 2, -1, -1):  # the fewest words that spell it
         if _spelled(wanted, [w.group() for w in words[first:]]):

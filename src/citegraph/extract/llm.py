@@ -217,17 +217,16 @@ def _parse(
     # quote: grounding cannot locate it, and counts it as not-in-source.
     found_relations = tuple(
         RelationProposal(
-            r["source"], r["target"], r["type"], str(r.get("quote") or ""), _description(r)
+            r["source"],
+            r["target"],
+            r["type"],
+            str(r.get("quote") or ""),
+            model_words(r.get("description")),
         )
         for r in relations
         if isinstance(r, dict) and _strings(r, "source", "target", "type")
     )
     return found_entities, found_relations
-
-
-def _description(relation: dict[str, Any]) -> str | None:
-    """A relation's description in the model's words, folded to one line and bounded."""
-    return model_words(relation.get("description"))
 
 
 def _strings(item: dict[str, Any], *keys: str) -> bool:

@@ -235,10 +235,15 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
 
 
 def _pronoun_relations(
-    text: str, span: tuple[int, int], before: tuple[int, int], known: Names, verbs: VerbTable
+    text: str,
+    span: tuple[int, int],
+    before: tuple[int, int],
+    known: Names,
+    in_sentence: list[_Name],
+    verbs: VerbTable,
 ) -> list[RelationProposal]:
     """Relations of a sentence whose subject is a pronoun, said of its antecedent and quoted
-    from the sentence before through this one."""
+    from the sentence before through this one (`in_sentence`: the names the sentence holds)."""
     start, end = span
     sentence = text[start:end]
     opening = _PRONOUN.match(sentence)
@@ -251,7 +256,7 @@ def _pronoun_relations(
     if referent is None:
         return []
     pronoun = _Name(opening.group(1), opening.start(1), opening.end(1))
-    names = [pronoun, *(n for n in _names_in(sentence, known) if n.start >= pronoun.end)]
+    names = [pronoun, *(n for n in in_sentence if n.start >= pronoun.end)]
     if len(names) < 2:
         return []
     verb = verbs.stated_relation(sentence[pronoun.end : names[1].start])
@@ -289,9 +294,9 @@ def sentence_relations(
         previous, before = before, (start, end)
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
-        if previous is not None:
-            found += _pronoun_relations(text, (start, end), previous, known, verbs)
         names = _names_in(sentence, known)
+        if previous is not None:
+            found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
         if len(names) < 2:
             continue
         for a, b, kind in _stated(sentence, names, verbs):

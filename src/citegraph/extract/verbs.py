@@ -199,7 +199,3 @@ class VerbTable:
 
 
 DEFAULT_VERBS = VerbTable()
-any_verb = DEFAULT_VERBS.any_verb
-verb_places = DEFAULT_VERBS.verb_places
-stated_relation = DEFAULT_VERBS.stated_relation
-header_relation = DEFAULT_VERBS.header_relation

@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from ..errors import UsageError
+from ..extract.acronyms import short_form
 from ..extract.mentions import normalise_name
 from ..extract.modality import DEFAULT_CUES, CueTable
 from ..limits import MAX_WALK_ENTITIES, MAX_WALK_HOPS
@@ -62,11 +63,9 @@ def _path_order(path: GradedPath) -> tuple[int, int, int, tuple[str, ...]]:
 
 
 def _short_form(entity: EntityRef) -> bool:
-    """Whether `entity` is written like an acronym ("PCS", "gRPC", "CO"): one word, at most
-    ten characters, at least two capitals."""
-    name = entity.name
-    one_word = len(name) <= 10 and not any(c.isspace() for c in name)
-    return entity.type == "acronym" or (one_word and sum(c.isupper() for c in name) >= 2)
+    """Whether `entity` is written like an acronym ("PCS", "gRPC", "CO"), as a definition's
+    acronym must be (extract/acronyms.py), or was typed one."""
+    return entity.type == "acronym" or short_form(entity.name) is not None
 
 
 def _meaning(entity: EntityRef) -> str:
