@@ -336,6 +336,125 @@ def test_a_manifest_owner_in_another_chunk_is_bound_where_it_is_declared(tmp_pat
         assert owner and text.count(b"checkoutservice") == 1
 
 
+RELEASE = b"""apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: service-api-config
+data:
+  LEDGER_API_ADDR: "ledger:8080"
+  BALANCES_API_ADDR: "balances:8080"
+  PAGE_SIZE: "100"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ledger-db-config
+data:
+  SPRING_DATASOURCE_URL: jdbc:postgresql://ledger-db:5432/postgresdb
+  POSTGRES_DB: postgresdb
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: cache-secret
+stringData:
+  CACHE_URL: redis://:hunter2@session-cache:6379/0
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: front
+        envFrom:
+        - configMapRef:
+            name: service-api-config
+        - secretRef:
+            name: cache-secret
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ledger
+spec:
+  template:
+    spec:
+      containers:
+      - name: ledger
+        env:
+        - name: BALANCES_ADDR
+          valueFrom:
+            configMapKeyRef:
+              name: service-api-config
+              key: BALANCES_API_ADDR
+        envFrom:
+        - configMapRef:
+            name: ledger-db-config
+        - configMapRef:
+            name: reporting-config
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: ledger-db
+spec:
+  template:
+    spec:
+      containers:
+      - name: postgres
+        envFrom:
+        - configMapRef:
+            name: ledger-db-config
+"""
+
+
+def test_settings_maps_are_read_for_the_workloads_that_take_them(scope: Scope) -> None:
+    """A ConfigMap or Secret calls nothing: its address settings are stated for each workload
+    of the same file that takes them (envFrom, or one key by valueFrom). A workload's own
+    address states no dependency; a compound scheme (jdbc:) still names its host."""
+    [result] = scope.ingest(RELEASE, name="release.yaml")
+    relations = [r for r in scope.relations() if not r.weak]
+    assert {(r.source, r.type, r.target) for r in relations} == {
+        ("web", "calls", "ledger"),
+        ("web", "calls", "balances"),
+        ("web", "calls", "session-cache"),
+        ("ledger", "calls", "balances"),
+        ("ledger", "calls", "ledger-db"),
+    }
+    quotes = {(r.source, r.target): r.quote for r in relations}
+    assert quotes[("ledger", "ledger-db")] == (
+        "SPRING_DATASOURCE_URL: jdbc:postgresql://ledger-db:5432/postgresdb"
+    )
+    assert quotes[("ledger", "balances")] == 'BALANCES_API_ADDR: "balances:8080"'
+    assert all((r.polarity, r.modality) == ("affirmed", "actual") for r in relations)
+    assert result.extraction is not None and not result.extraction.dropped
+    _assert_located(scope, relations)
+    # Each workload is bound where it declares its name, not at the map it takes; the
+    # target where the setting names it.
+    text = scope.stored_text("release.yaml")
+    rows = scope.graph.ro_query(
+        "MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.name, b.name, r.a_start_byte,"
+        " r.a_end_byte, r.b_start_byte, r.b_end_byte, r.start_byte, r.end_byte"
+    )
+    assert len(rows) == 5
+    for source, target, a_start, a_end, b_start, b_end, start, end in rows:
+        assert text[a_start:a_end].decode() == source
+        assert text[a_start - len(b"  name: ") : a_start] == b"  name: "
+        assert text[b_start:b_end].decode() == target and start <= b_start < b_end <= end
+
+
+def test_a_settings_map_from_another_file_is_not_read_as_a_caller(scope: Scope) -> None:
+    """Maps defined in another file are not joined to their workloads yet: their settings
+    state nothing, rather than a call by the map itself."""
+    config, _, workloads = RELEASE.partition(b"---\napiVersion: apps/v1\nkind: Deployment")
+    scope.ingest(config, name="config.yaml")
+    scope.ingest(b"apiVersion: apps/v1\nkind: Deployment" + workloads, name="deploy.yaml")
+    assert [r for r in scope.relations() if not r.weak] == []
+
+
 def test_online_boutique_calls_match_the_manifest_edges(scope: Scope) -> None:
     """The same measurement as bench/relations.py, on the shared data: recall and precision
     of the offline `calls` relations against the 17 edges derived from the manifests."""

@@ -6,6 +6,12 @@ A setting whose name says it holds another component's address (`PAYMENT_SERVICE
 The owner is the object that holds the setting: a manifest's `metadata.name`, a compose
 service's key. `depends_on` under a compose service states depends-on relations.
 
+A ConfigMap or Secret calls nothing: its settings are those of the workloads that take them
+(`envFrom` with a `configMapRef`/`secretRef`, or an env entry's `valueFrom` with a
+`configMapKeyRef`/`secretKeyRef`), so each such setting states that each workload importing it
+calls its host. Only maps defined in the same file are read this way: an import of a map
+another file defines states nothing yet.
+
 The evidence is the setting itself (from its name to the end of its value), which names the
 target; the owner is named where the object declares it, usually lines or chunks away, and
 that located span is kept with the relation as the source's binding. Positions come from
@@ -24,7 +30,8 @@ _SETTING = re.compile(
     r"[A-Za-z0-9_]*?(?:_|^)(?:ADDR|ADDRESS|HOST|HOSTNAME|URL|URI|ENDPOINT|SERVER)", re.I
 )
 _HOST = re.compile(
-    r"(?:[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?"
+    # A scheme, compound ones too ("jdbc:postgresql://"), then any user part.
+    r"(?:(?:[a-z][a-z0-9+.-]*:)?[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?"
     r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:/\S*)?"
 )
 _NOT_A_COMPONENT = frozenset({"localhost", "127", "0", "example", "http", "https"})
@@ -42,7 +49,12 @@ def _host(value: str) -> tuple[str, int] | None:
     host = match.group("host")
     if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
         return None
-    return host, value.index(host)
+    return host, match.start("host") + len(value) - len(value.lstrip())
+
+
+def _same(host: str, owner: str) -> bool:
+    """Whether a host is the owner's own name (case, hyphens and underscores aside)."""
+    return re.sub("[-_]", "", host.casefold()) == re.sub("[-_]", "", owner.casefold())
 
 
 def _scalar(node: Any) -> str | None:
@@ -75,10 +87,14 @@ def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> Structu
         return None
     found = _host(value)
     raw = text[value_node.start_mark.index : value_node.end_mark.index]
-    if found is None or found[0] not in raw:
+    # In the raw text (quotes kept) the host is at or after where the value has it.
+    offset = -1 if found is None else raw.find(found[0], found[1])
+    if found is None or offset < 0:
         return None
-    host, _ = found
-    at = value_node.start_mark.index + raw.index(host)
+    host = found[0]
+    if _same(host, owner.text):
+        return None  # its own address (a database taking its own settings): no dependency
+    at = value_node.start_mark.index + offset
     start = name_node.start_mark.index
     evidence = Located(text[start : value_node.end_mark.index], start, value_node.end_mark.index)
     return StructuralRelation("calls", evidence, owner, Located(host, at, at + len(host)))
@@ -98,7 +114,7 @@ def _settings(text: str, owner: Located, node: Any, seen: set[int]) -> Iterator[
                 key, _, setting = value.partition("=")
                 if _SETTING.fullmatch(key.strip()):
                     found = _host(setting)
-                    if found is not None:
+                    if found is not None and not _same(found[0], owner.text):
                         raw = _located(text, item)
                         offset = raw.text.find(found[0], raw.text.find("="))
                         if offset >= 0:
@@ -150,6 +166,8 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
     if len(text) > MAX_CONFIG_CHARS:
         return []
     found: list[StructuralRelation] = []
+    maps: dict[tuple[str, str], Any] = {}  # (kind, name) -> a ConfigMap's or Secret's root
+    imports: list[tuple[Located, tuple[str, str, str | None]]] = []  # (workload, what it takes)
     try:
         documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError:
@@ -163,11 +181,65 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
                 if _scalar(key):
                     found.extend(_settings(text, _located(text, key), body, set()))
             continue
-        owner = _get(_get(root, "metadata"), "name") if _get(root, "kind") else None
+        kind = _scalar(_get(root, "kind"))
+        owner = _get(_get(root, "metadata"), "name") if kind else None
         owner = owner if owner is not None else _get(root, "name")
-        if _scalar(owner):
-            found.extend(_settings(text, _located(text, owner), root, set()))
+        if not _scalar(owner):
+            continue
+        if kind in _SETTING_MAPS:
+            maps[(kind, _scalar(owner) or "")] = root
+            continue
+        located = _located(text, owner)
+        found.extend(_settings(text, located, root, set()))
+        imports.extend((located, ref) for ref in _imports(root))
+    for owner, (kind, name, key) in imports:
+        held = maps.get((kind, name))
+        for data in ("data", "stringData") if held is not None else ():
+            for setting, value in _pairs(_get(held, data)):
+                wanted = _scalar(setting)
+                if wanted and (wanted == key if key else _SETTING.fullmatch(wanted)):
+                    relation = _call(text, owner, setting, value)
+                    if relation is not None:
+                        found.append(relation)
     return found
+
+
+# Objects that hold settings for workloads to take, and how a workload names what it takes.
+_SETTING_MAPS = ("ConfigMap", "Secret")
+_WHOLE_REFS = {"configMapRef": "ConfigMap", "secretRef": "Secret"}
+_KEY_REFS = {"configMapKeyRef": "ConfigMap", "secretKeyRef": "Secret"}
+
+
+def _imports(root: Any) -> Iterator[tuple[str, str, str | None]]:
+    """The settings maps a workload takes: (kind, map name, key or None for all of them),
+    from `envFrom` lists and from env entries' `valueFrom` whose entry names an address."""
+    import yaml
+
+    pending = [root]
+    seen: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+            continue
+        for key, child in _pairs(node):
+            ref = _scalar(key)
+            if ref in _WHOLE_REFS:
+                name = _scalar(_get(child, "name"))
+                if name:
+                    yield _WHOLE_REFS[ref], name, None
+            elif ref == "valueFrom":
+                entry = _scalar(_get(node, "name")) or ""
+                for by, kind in _KEY_REFS.items():
+                    taken = _get(child, by)
+                    name, wanted = _scalar(_get(taken, "name")), _scalar(_get(taken, "key"))
+                    if name and wanted and _SETTING.fullmatch(entry):
+                        yield kind, name, wanted
+            else:
+                pending.append(child)
 
 
 _TOML_SECTION = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+\s*$", re.M)
