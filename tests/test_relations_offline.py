@@ -134,6 +134,21 @@ It calls the archive service.
 """
 
 
+def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> None:
+    """"X lets you use Y" and "the X you call" say nothing X does (seen in Bank of Anthos's
+    docs: "Workload Identity lets you use a Kubernetes service account")."""
+    scope.ingest(
+        b"The metrics service lets you query the metrics database.\n"
+        b"Pick the search service you call from the cli service.\n"
+        b"The gateway service allows operators to read the audit database.\n"
+        b"The search service calls the index service.\n",
+        name="agents.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("search service", "calls", "index service")
+    }
+
+
 def test_a_pronoun_subject_is_said_of_the_name_opening_the_sentence_before(
     scope: Scope,
 ) -> None:

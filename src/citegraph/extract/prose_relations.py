@@ -171,6 +171,13 @@ def _objects(text: str, names: list[_Name], after: int) -> list[_Name]:
 
 # Between a subject and its verb: a few auxiliaries or adverbs ("does not", "also").
 _MAX_SUBJECT_WORDS = 4
+# Words that give the verb another agent: a pronoun ("the namespace you use", "the cache we
+# read from") or a verb that lets someone else act ("X lets you use Y", "X allows clients to
+# call Y").
+_OTHER_AGENT = frozenset({
+    "you", "we", "they", "i", "he", "she", "it", "one", "lets", "let", "allows", "allow",
+    "enables", "enable", "helps", "help", "makes", "make",
+})  # fmt: skip
 
 
 def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
@@ -188,6 +195,8 @@ def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
             return name  # an aside: "X, written in Go, calls Y"
         words = re.findall(r"[\w'’-]+", gap.lower())
         if "," in gap or len(words) > _MAX_SUBJECT_WORDS or _CLAUSE_WORDS.intersection(words):
+            return None
+        if _OTHER_AGENT.intersection(words):
             return None
         return name
     return None
