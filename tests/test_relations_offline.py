@@ -135,7 +135,7 @@ It calls the archive service.
 
 
 def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> None:
-    """"X lets you use Y" and "the X you call" say nothing X does (seen in Bank of Anthos's
+    """ "X lets you use Y" and "the X you call" say nothing X does (seen in Bank of Anthos's
     docs: "Workload Identity lets you use a Kubernetes service account")."""
     scope.ingest(
         b"The metrics service lets you query the metrics database.\n"
