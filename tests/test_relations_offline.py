@@ -323,6 +323,58 @@ def test_configuration_settings_become_located_calls(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+ENVIRONMENTS = b"""services:
+  users:
+    image: shop/users:1.4
+    hostname: users-host
+    environment:
+      mongo: users-db:27017
+      TRACING: zipkin.tracing.svc.cluster.local
+      TIMEOUT: "12:30"
+  orders:
+    image: postgres:13
+    hostname: orders-internal
+    environment:
+      - store=orders-db:5432
+      - MODE=fast
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: carts
+spec:
+  template:
+    spec:
+      hostname: carts-pod
+      containers:
+      - name: carts
+        image: shop/carts:0.4.7
+        ports:
+        - containerPort: 80
+        env:
+        - name: mongo
+          value: carts-db:27017
+        - name: greeting
+          value: hello
+"""
+
+
+def test_an_environment_value_that_is_an_address_is_a_call_whatever_its_name(
+    scope: Scope,
+) -> None:
+    """In an environment (a compose service's, a container's env) a host with a port or a
+    cluster service name is an address even under a name like `mongo`; elsewhere (an image
+    tag `postgres:13`) it is not, and a bare `hostname` is the owner's own name."""
+    scope.ingest(ENVIRONMENTS, name="stack.yaml")
+    assert {(a, t, b.lower()) for a, t, b, _, _ in _edges(scope)} == {
+        ("users", "calls", "users-db"),
+        ("users", "calls", "zipkin"),
+        ("orders", "calls", "orders-db"),
+        ("carts", "calls", "carts-db"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_a_manifest_owner_in_another_chunk_is_bound_where_it_is_declared(tmp_path: Path) -> None:
     """Small chunks put a Deployment's name chunks away from its settings: the setting is the
     evidence (in one chunk, never split), the owner is named where the manifest declares it."""

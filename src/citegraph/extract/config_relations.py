@@ -52,6 +52,27 @@ def _host(value: str) -> tuple[str, int] | None:
     return host, match.start("host") + len(value) - len(value.lstrip())
 
 
+# A bare `hostname` is the owner's own name (a compose service's, a pod's), not another's.
+_OWN_NAME_KEYS = frozenset({"hostname", "host_name"})
+# In an environment, a value that is itself an address says so whatever its name: a host
+# with a port ("user-db:27017") or a cluster service name ("zipkin.tracing.svc").
+_ADDRESS_VALUE = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://)?[A-Za-z][A-Za-z0-9-]*"
+    r"(?::\d{2,5}|(?:\.[A-Za-z0-9-]+)*\.svc(?:\.cluster\.local)?(?::\d{2,5})?)(?:/\S*)?"
+)
+
+
+def _names_an_address(key: str, value: str | None, env: bool) -> bool:
+    """Whether a setting states another component's address: by its name, or, in an
+    environment (`env`), by a value that can only be an address."""
+    key = key.strip()
+    if key.casefold() in _OWN_NAME_KEYS:
+        return False
+    if _SETTING.fullmatch(key):
+        return True
+    return env and value is not None and _ADDRESS_VALUE.fullmatch(value.strip()) is not None
+
+
 def _same(host: str, owner: str) -> bool:
     """Whether a host is the owner's own name (case, hyphens and underscores aside)."""
     return re.sub("[-_]", "", host.casefold()) == re.sub("[-_]", "", owner.casefold())
@@ -100,8 +121,11 @@ def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> Structu
     return StructuralRelation("calls", evidence, owner, Located(host, at, at + len(host)))
 
 
-def _settings(text: str, owner: Located, node: Any, seen: set[int]) -> Iterator[StructuralRelation]:
-    """Relations stated by the settings anywhere under `node` (aliases visited once)."""
+def _settings(
+    text: str, owner: Located, node: Any, seen: set[int], env: bool = False
+) -> Iterator[StructuralRelation]:
+    """Relations stated by the settings anywhere under `node` (aliases visited once); `env`:
+    `node` is a compose service's `environment` mapping."""
     import yaml
 
     if id(node) in seen:
@@ -112,7 +136,7 @@ def _settings(text: str, owner: Located, node: Any, seen: set[int]) -> Iterator[
             value = _scalar(item)
             if value is not None and "=" in value:  # a compose list: - KEY=value
                 key, _, setting = value.partition("=")
-                if _SETTING.fullmatch(key.strip()):
+                if _names_an_address(key, setting, env=True):
                     found = _host(setting)
                     if found is not None and not _same(found[0], owner.text):
                         raw = _located(text, item)
@@ -126,21 +150,22 @@ def _settings(text: str, owner: Located, node: Any, seen: set[int]) -> Iterator[
         return
     named = next(((k, v) for k, v in _pairs(node) if _scalar(k) == "name"), None)
     value = _get(node, "value")
-    if named is not None and value is not None and _SETTING.fullmatch(_scalar(named[1]) or ""):
+    if named is not None and _names_an_address(_scalar(named[1]) or "", _scalar(value), True):
         # A Kubernetes env entry: the evidence runs from `name:` to the end of its value.
         relation = _call(text, owner, named[0], value)
         if relation is not None:
             yield relation
     for key, child in _pairs(node):
         key_text = _scalar(key)
-        if key_text is not None and _SETTING.fullmatch(key_text) and _scalar(child) is not None:
-            relation = _call(text, owner, key, child)
+        setting = _scalar(child)
+        if key_text is not None and _names_an_address(key_text, setting, env):
+            relation = _call(text, owner, key, child) if setting is not None else None
             if relation is not None:
                 yield relation
         elif key_text == "depends_on":
             yield from _depends_on(text, owner, key, child)
         else:
-            yield from _settings(text, owner, child, seen)
+            yield from _settings(text, owner, child, seen, key_text == "environment")
 
 
 def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[StructuralRelation]:
