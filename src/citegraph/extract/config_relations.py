@@ -157,9 +157,9 @@ def _settings(
             yield relation
     for key, child in _pairs(node):
         key_text = _scalar(key)
-        setting = _scalar(child)
-        if key_text is not None and _names_an_address(key_text, setting, env):
-            relation = _call(text, owner, key, child) if setting is not None else None
+        scalar = _scalar(child)
+        if key_text is not None and _names_an_address(key_text, scalar, env):
+            relation = _call(text, owner, key, child) if scalar is not None else None
             if relation is not None:
                 yield relation
         elif key_text == "depends_on":
