@@ -81,10 +81,10 @@ def server(tmp_path: Path) -> ServerProcess:
     proc.stop()
 
 
-def _start_big(url: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def _start_big(url: str, env: dict[str, str], data: bytes = BIG) -> subprocess.Popen[bytes]:
     writer = _writer(url, env, "big")
     assert writer.stdin is not None
-    writer.stdin.write(BIG)
+    writer.stdin.write(data)
     writer.stdin.close()
     writer.stdin = None  # written whole: communicate() must not flush it again
     return writer
@@ -135,7 +135,10 @@ def test_a_live_writers_lease_is_renewed_and_never_taken(
     with citegraph.open(url=server.url) as ws:
         scope = ws.scope("shared")
         scope.documents()
-        a = _start_big(server.url, _machine("machine-a", tmp_path / "home-a", ttl))
+        # Big enough that A writes for several lifetimes of its lease on a fast machine too
+        # (15 MB took 0.8 s here, under the 3 lifetimes the check below waits for).
+        bigger = BIG * 4
+        a = _start_big(server.url, _machine("machine-a", tmp_path / "home-a", ttl), bigger)
         wait_until(lambda: _staged_chunks(scope) > 0, 120, "machine A staging chunks")
         staged_at = time.monotonic()
         # While A writes, lifetimes of its lease pass; B's cleanup (what B's next writer
@@ -150,5 +153,5 @@ def test_a_live_writers_lease_is_renewed_and_never_taken(
         assert a.returncode == 0, err.decode()
         assert checked_late, "machine A finished before its lease had to be renewed"
         assert b"committed" in out
-        assert scope.stored_text("doc.txt") == BIG
+        assert scope.stored_text("doc.txt") == bigger
         assert _leftovers(scope) == 0
