@@ -513,13 +513,64 @@ def test_settings_maps_are_read_for_the_workloads_that_take_them(scope: Scope) -
         assert text[b_start:b_end].decode() == target and start <= b_start < b_end <= end
 
 
-def test_a_settings_map_from_another_file_is_not_read_as_a_caller(scope: Scope) -> None:
-    """Maps defined in another file are not joined to their workloads yet: their settings
-    state nothing, rather than a call by the map itself."""
-    config, _, workloads = RELEASE.partition(b"---\napiVersion: apps/v1\nkind: Deployment")
+def _linked(scope: Scope) -> list[list[object]]:
+    return scope.graph.ro_query(
+        "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE r.binding_document_id IS NOT NULL"
+        " RETURN a.name, b.name, r.document_id, r.binding_document_id, r.a_start_byte,"
+        " r.a_end_byte ORDER BY a.name, b.name"
+    )
+
+
+def test_a_settings_map_in_another_file_is_read_for_the_workloads_that_take_it(
+    scope: Scope,
+) -> None:
+    """Maps in one file, workloads in another (ingested in either order, by separate
+    ingests): the same calls as in one file, each quoting the setting in the map's file and
+    bound at the workload's name in its own file; a new version of either file, a deletion,
+    or a second file defining the same map (ambiguous) changes them accordingly."""
+    config, _, rest = RELEASE.partition(b"---\napiVersion: apps/v1\nkind: Deployment")
+    workloads = b"apiVersion: apps/v1\nkind: Deployment" + rest
+    scope.ingest(workloads, name="deploy.yaml")
+    assert [r for r in scope.relations() if not r.weak] == []  # the maps are not here yet
     scope.ingest(config, name="config.yaml")
-    scope.ingest(b"apiVersion: apps/v1\nkind: Deployment" + workloads, name="deploy.yaml")
-    assert [r for r in scope.relations() if not r.weak] == []
+    expected = {
+        ("web", "calls", "ledger"),
+        ("web", "calls", "balances"),
+        ("web", "calls", "session-cache"),
+        ("ledger", "calls", "balances"),
+        ("ledger", "calls", "ledger-db"),
+    }
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == expected
+    _assert_located(scope, scope.relations())
+    config_id, deploy_id = scope.document("config.yaml").id, scope.document("deploy.yaml").id
+    deploy_text = scope.stored_text("deploy.yaml")
+    for source, _, quoted_in, bound_in, a_start, a_end in _linked(scope):
+        assert (quoted_in, bound_in) == (config_id, deploy_id)
+        assert isinstance(a_start, int) and isinstance(a_end, int)
+        assert deploy_text[a_start:a_end].decode() == source
+    # Ingested again unchanged, neither file stores anything twice.
+    scope.ingest(config, name="config.yaml")
+    scope.ingest(workloads, name="deploy.yaml")
+    assert len(_linked(scope)) == 5
+
+    # A new version of the workloads' file: web no longer takes the secret.
+    scope.ingest(workloads.replace(b"        - secretRef:\n            name: cache-secret\n", b""),
+                 name="deploy.yaml")  # fmt: skip
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == expected - {
+        ("web", "calls", "session-cache")
+    }
+    # A second file defining the same map: which one the workloads take is not said.
+    scope.ingest(config.replace(b"ledger:8080", b"ledger-v2:8080"), name="staging-config.yaml")
+    assert {(a, b) for a, _, b, _, _ in _edges(scope)} == set()
+    scope.delete_document("staging-config.yaml")
+    assert len(_linked(scope)) == 4
+    # Deleting either file takes the relations joining them along.
+    scope.delete_document("deploy.yaml")
+    assert _linked(scope) == [] and [r for r in scope.relations() if not r.weak] == []
+    scope.ingest(workloads, name="deploy.yaml")
+    assert len(_linked(scope)) == 5
+    scope.delete_document("config.yaml")
+    assert _linked(scope) == []
 
 
 def test_online_boutique_calls_match_the_manifest_edges(scope: Scope) -> None:

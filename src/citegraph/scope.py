@@ -474,8 +474,12 @@ class Scope(ScopeKnowledge):
         """Remove the document and everything that hangs off it; return what was removed."""
         doc = self.document(id_or_name)
         self._forget_stats()
-        if self._prepare().delete(doc.id) is None:
+        repo = self._prepare()
+        if repo.delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
+        if self.workspace.extractor is not None:
+            # A map defined twice may now be defined once: its settings are linked again.
+            derived.link_settings_after([doc], repo, self._entities, self.workspace.extractor)
         self._entities.drop_orphans()
         self._forget_stats()
         return doc

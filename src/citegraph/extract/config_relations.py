@@ -9,8 +9,8 @@ service's key. `depends_on` under a compose service states depends-on relations.
 A ConfigMap or Secret calls nothing: its settings are those of the workloads that take them
 (`envFrom` with a `configMapRef`/`secretRef`, or an env entry's `valueFrom` with a
 `configMapKeyRef`/`secretKeyRef`), so each such setting states that each workload importing it
-calls its host. Only maps defined in the same file are read this way: an import of a map
-another file defines states nothing yet.
+calls its host. Maps defined in the same file are read with it; an import of a map another
+file defines is linked over the scope after extraction (settings_links.py).
 
 The evidence is the setting itself (from its name to the end of its value), which names the
 target; the owner is named where the object declares it, usually lines or chunks away, and
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from .structural import Located, StructuralRelation
@@ -184,19 +185,36 @@ def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[Stru
             yield StructuralRelation("depends-on", evidence, owner, target)
 
 
+Import = tuple[str, str, str | None]  # (kind, map name, one key or None for all)
+
+
+@dataclass
+class YamlSettings:
+    """What a YAML file states: its relations (imports of maps it defines read), the settings
+    maps it defines, and the imports of maps it does not define (another file may)."""
+
+    relations: list[StructuralRelation] = field(default_factory=list)
+    maps: dict[tuple[str, str], Any] = field(default_factory=dict)  # (kind, name) -> its root
+    imports: list[tuple[Located, Import]] = field(default_factory=list)  # (workload, import)
+
+
 def yaml_relations(text: str) -> list[StructuralRelation]:
     """From YAML (and JSON, which YAML reads): manifests and compose files."""
+    return read_yaml(text).relations
+
+
+def read_yaml(text: str) -> YamlSettings:
+    """Read a YAML (or JSON) file's relations, settings maps and imports."""
     import yaml
 
+    read = YamlSettings()
     if len(text) > MAX_CONFIG_CHARS:
-        return []
-    found: list[StructuralRelation] = []
-    maps: dict[tuple[str, str], Any] = {}  # (kind, name) -> a ConfigMap's or Secret's root
-    imports: list[tuple[Located, tuple[str, str, str | None]]] = []  # (workload, what it takes)
+        return read
     try:
         documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError:
-        return []  # not YAML after all: nothing structural to read
+        return read  # not YAML after all: nothing structural to read
+    imports: list[tuple[Located, Import]] = []
     for root in documents:
         if root is None:
             continue
@@ -204,7 +222,7 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
         if services is not None and _pairs(services):
             for key, body in _pairs(services):
                 if _scalar(key):
-                    found.extend(_settings(text, _located(text, key), body, set()))
+                    read.relations.extend(_settings(text, _located(text, key), body, set()))
             continue
         kind = _scalar(_get(root, "kind"))
         owner = _get(_get(root, "metadata"), "name") if kind else None
@@ -212,20 +230,34 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
         if not _scalar(owner):
             continue
         if kind in _SETTING_MAPS:
-            maps[(kind, _scalar(owner) or "")] = root
+            read.maps[(kind, _scalar(owner) or "")] = root
             continue
         located = _located(text, owner)
-        found.extend(_settings(text, located, root, set()))
+        read.relations.extend(_settings(text, located, root, set()))
         imports.extend((located, ref) for ref in _imports(root))
-    for owner, (kind, name, key) in imports:
-        held = maps.get((kind, name))
-        for data in ("data", "stringData") if held is not None else ():
-            for setting, value in _pairs(_get(held, data)):
-                wanted = _scalar(setting)
-                if wanted and (wanted == key if key else _SETTING.fullmatch(wanted)):
-                    relation = _call(text, owner, setting, value)
-                    if relation is not None:
-                        found.append(relation)
+    for owner, ref in imports:
+        held = read.maps.get(ref[:2])
+        if held is None:
+            read.imports.append((owner, ref))
+        else:
+            read.relations.extend(taken_settings(text, held, ref[2], owner))
+    return read
+
+
+def taken_settings(
+    text: str, held: Any, key: str | None, owner: Located
+) -> list[StructuralRelation]:
+    """The calls `owner` makes by taking the settings map `held` (the root of a ConfigMap or
+    Secret in `text`): every address setting of it, or the one `key`. `owner` may be located
+    in another file's text."""
+    found: list[StructuralRelation] = []
+    for data in ("data", "stringData"):
+        for setting, value in _pairs(_get(held, data)):
+            wanted = _scalar(setting)
+            if wanted and (wanted == key if key else _SETTING.fullmatch(wanted)):
+                relation = _call(text, owner, setting, value)
+                if relation is not None:
+                    found.append(relation)
     return found
 
 

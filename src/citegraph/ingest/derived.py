@@ -62,6 +62,7 @@ def extract(
     )  # fmt: skip
     if any(r.status is IngestStatus.REPLACED for r in results):
         entities.drop_orphans()
+    link_settings_after([d for d in pending if d.id in reports], repo, entities, extractor)
     by = name_of(extractor)
     busy = set(spending.busy)
 
@@ -75,6 +76,21 @@ def extract(
         return r
 
     return [extracted(r) for r in results]
+
+
+def link_settings_after(
+    extracted: list[Document],
+    repo: DocumentRepository,
+    entities: EntityRepository,
+    extractor: Extractor | ProposingExtractor | None,
+) -> None:
+    """After configuration was extracted (or deleted): the settings workloads take from maps
+    other files define (extract/settings_links.py)."""
+    from ..extract.run import cues_of
+    from ..extract.settings_links import link_settings, touches_configuration
+
+    if touches_configuration(extracted):
+        link_settings(repo, entities, cues_of(extractor))
 
 
 def pending_extraction(documents: Iterable[Document], by: str, again: bool) -> list[Document]:
@@ -190,6 +206,7 @@ def extract_again(
         extractor, documents, chunks_of, repo, entities, spending, replace_earlier=True
     )
     entities.drop_orphans()
+    link_settings_after([d for d in documents if d.id in reports], repo, entities, extractor)
     dropped: dict[str, int] = {}
     for report in reports.values():
         for reason, count in report.dropped.items():

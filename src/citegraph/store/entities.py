@@ -25,6 +25,7 @@ from .queries.entities import (
     LIST_RELATIONS,
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
+    REPLACE_LINKS,
     WRITE_ENTITIES,
     WRITE_MENTIONS,
     WRITE_RELATIONS,
@@ -74,6 +75,34 @@ class EntityRepository:
 
     def write_relations(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_RELATIONS, [[r.get(k) for k in _RELATION_FIELDS] for r in rows])
+
+    def replace_links(
+        self,
+        types: tuple[str, ...],
+        snapshot: list[str],
+        mentions: list[dict[str, Any]],
+        relations: list[dict[str, Any]],
+    ) -> int | None:
+        """Replace every relation bound across files (extract/settings_links.py) with
+        `relations`, adding `mentions` (mention rows) where missing, in one query; only if
+        the documents of `types` are still `snapshot` ("id@sha256"). The number of relations
+        removed, or None when the documents changed meanwhile (nothing written)."""
+        entities = {m["key"]: [m["key"], m["name"], m["type"], m["norm"]] for m in mentions}
+        params = {
+            "types": list(types),
+            "snapshot": snapshot,
+            "entities": list(entities.values()),
+            "mentions": [
+                [m["chunk_id"], m["key"], m["start_byte"], m["end_byte"], m["document_id"]]
+                for m in mentions
+            ],
+            "relations": [
+                [*(r.get(k) for k in _RELATION_FIELDS[:-1]), r["binding_document_id"]]
+                for r in relations
+            ],
+        }
+        rows = self.graph.query(REPLACE_LINKS, params)
+        return int(rows[0][0]) if rows else None
 
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)

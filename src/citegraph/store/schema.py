@@ -34,6 +34,7 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Entity", "type", "RANGE"),
     ("Entity", "norm", "RANGE"),
     ("RELATES", "document_id", "EDGE"),
+    ("RELATES", "binding_document_id", "EDGE"),
     ("ExtractionReply", "key", "RANGE"),
 )
 

@@ -65,7 +65,10 @@ OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH s, item, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
 OPTIONAL MATCH ()-[rel:RELATES {document_id: s.id}]->()
 WITH s, item, olds, old_chunks, collect(rel) AS old_relations
+OPTIONAL MATCH ()-[bound:RELATES {binding_document_id: s.id}]->()
+WITH s, item, olds, old_chunks, old_relations, collect(bound) AS old_bound
 FOREACH (r IN old_relations | DELETE r)
+FOREACH (r IN old_bound | DELETE r)
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 SET s:Document
@@ -83,7 +86,10 @@ OPTIONAL MATCH (oc:Chunk)-[:PART_OF]->(old)
 WITH d, collect(DISTINCT old) AS olds, collect(oc) AS old_chunks
 OPTIONAL MATCH ()-[rel:RELATES {document_id: d[0]}]->()
 WITH d, olds, old_chunks, collect(rel) AS old_relations
+OPTIONAL MATCH ()-[bound:RELATES {binding_document_id: d[0]}]->()
+WITH d, olds, old_chunks, old_relations, collect(bound) AS old_bound
 FOREACH (r IN old_relations | DELETE r)
+FOREACH (r IN old_bound | DELETE r)
 FOREACH (c IN old_chunks | DELETE c)
 FOREACH (o IN olds | DELETE o)
 CREATE (doc:Document {
@@ -100,14 +106,18 @@ CREATE (c:Chunk {
 RETURN d[1], replaced, count(c)
 """
 
-# Mentions go with their chunks; relations found in the document go with it.
+# Mentions go with their chunks; relations found in the document go with it, and so do those
+# quoted from another file whose source is bound in it (a workload taking a ConfigMap).
 DELETE_DOCUMENT = """
 MATCH (d:Document {id: $id})
 OPTIONAL MATCH (c:Chunk)-[:PART_OF]->(d)
 WITH d, collect(c) AS chunks
 OPTIONAL MATCH ()-[rel:RELATES {document_id: d.id}]->()
 WITH d, chunks, collect(rel) AS relations
+OPTIONAL MATCH ()-[bound:RELATES {binding_document_id: d.id}]->()
+WITH d, chunks, relations, collect(bound) AS bound
 FOREACH (r IN relations | DELETE r)
+FOREACH (r IN bound | DELETE r)
 FOREACH (c IN chunks | DELETE c)
 DELETE d
 RETURN size(chunks)

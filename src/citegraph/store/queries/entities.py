@@ -121,3 +121,37 @@ RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r
   r.quote, r.document_id, r.chunk_id, r.start_byte, r.end_byte, r.source, d.name,
   d.page_starts, r.description
 """
+
+# Relations quoted in one file whose source is bound in another (extract/settings_links.py):
+# all of them replaced at once, and only if the configuration documents are still the ones
+# they were read from ($snapshot: "id@sha256" of each), else nothing is written and no row
+# comes back. Mentions are added where the entity has none in that chunk yet.
+# $entities: [key, name, type, norm]; $mentions: [chunk id, key, start byte, end byte,
+# document id]; $relations: as WRITE_RELATIONS's rows, then the binding's document id.
+REPLACE_LINKS = """
+OPTIONAL MATCH (d:Document) WHERE d.media_type IN $types
+WITH collect(d.id + '@' + d.sha256) AS now
+WHERE size(now) = size($snapshot) AND all(x IN now WHERE x IN $snapshot)
+OPTIONAL MATCH ()-[old:RELATES]->() WHERE old.binding_document_id IS NOT NULL
+WITH now, collect(old) AS olds
+FOREACH (r IN olds | DELETE r)
+FOREACH (r IN $entities |
+  MERGE (e:Entity {key: r[0]})
+  ON CREATE SET e.name = r[1], e.type = r[2], e.norm = r[3], e.aliases = [r[1]],
+    e.asserted = false)
+FOREACH (m IN $mentions |
+  MERGE (e:Entity {key: m[1]})
+  MERGE (c:Chunk {id: m[0]})
+  MERGE (e)-[x:MENTIONED_IN]->(c)
+  ON CREATE SET x.start_byte = m[2], x.end_byte = m[3], x.document_id = m[4], x.count = 1)
+FOREACH (r IN $relations |
+  MERGE (a:Entity {key: r[0]})
+  MERGE (b:Entity {key: r[1]})
+  CREATE (a)-[:RELATES {
+    type: r[2], weak: false, citable: true, quote: r[3], chunk_id: r[4], document_id: r[5],
+    start_byte: r[6], end_byte: r[7], source: 'extracted', polarity: r[8], modality: r[9],
+    a_start_byte: r[10], a_end_byte: r[11], b_start_byte: r[12], b_end_byte: r[13],
+    binding_document_id: r[14]
+  }]->(b))
+RETURN size(olds)
+"""
