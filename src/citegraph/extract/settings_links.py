@@ -4,10 +4,11 @@ A workload's manifest often names the map it takes (`envFrom: - configMapRef: na
 api-config`) while another file of the project defines that map. Neither file alone states a
 call; together they do. After an extraction run that read configuration (and after a
 configuration document is deleted), the scope's YAML and JSON documents are read together:
-each import its own file does not resolve is joined to the one other document that defines
-the map (two or more define it: ambiguous, nothing is read), and each address setting taken
-becomes a `calls` relation. Its quote is the setting, in the map's file; its source is bound
-at the workload's name, in the workload's file (`binding_document_id`).
+each import its own file does not resolve is joined to the other document that defines the
+map, the one in the folder nearest the workload's (two or more as near: ambiguous, nothing is
+read), and each address setting taken becomes a `calls` relation. Its quote is the setting,
+in the map's file; its source is bound at the workload's name, in the workload's file
+(`binding_document_id`).
 
 All such relations are replaced at once by one store query, and only if the configuration
 documents are still the ones read; otherwise they are read again. Whoever changes a
@@ -24,7 +25,7 @@ from typing import Any
 
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
-from ..values.documents import Document
+from ..values.documents import Chunk, Document
 from .config_relations import YamlSettings, read_yaml, taken_settings
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
@@ -69,11 +70,16 @@ def link_settings(
 
 
 def _read(docs: DocumentRepository, config: list[Document]) -> list[_File]:
+    """The configuration documents that define or take a settings map, read."""
+    by_document: dict[str, list[Chunk]] = {}
+    for chunk in docs.marked_chunks(CONFIG_TYPES, _MARKS):
+        by_document.setdefault(chunk.document_id, []).append(chunk)
     files: list[_File] = []
     for document in config:
-        text = DocumentText(list(docs.chunks(document.id)))
-        if not any(mark in text.text for mark in _MARKS):
+        chunks = by_document.get(document.id)
+        if not chunks:
             continue
+        text = DocumentText(chunks)
         read = read_yaml(text.text)
         if read.maps or read.imports:
             files.append(_File(document, text, read))
@@ -88,13 +94,32 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
             defined.setdefault(defines, []).append(file)
     for file in files:
         for owner, (kind, name, key) in file.read.imports:
-            holders = [h for h in defined.get((kind, name), []) if h is not file]
+            holders = _nearest(file, [h for h in defined.get((kind, name), []) if h is not file])
             if len(holders) != 1:
                 continue  # defined nowhere else, or in several files: which one is not said
             holder = holders[0]
             held = holder.read.maps[(kind, name)]
             for relation in taken_settings(holder.text.text, held, key, owner):
                 yield file, holder, relation
+
+
+def _nearest(file: _File, holders: list[_File]) -> list[_File]:
+    """Of the files defining a map, those in the folder nearest the workload's file (the
+    longest run of folders their names share): two projects in one scope may each define
+    a map of the same name."""
+
+    def shared(other: _File) -> int:
+        mine = file.document.name.split("/")[:-1]
+        theirs = other.document.name.split("/")[:-1]
+        count = 0
+        for a, b in zip(mine, theirs, strict=False):
+            if a != b:
+                break
+            count += 1
+        return count
+
+    best = max((shared(h) for h in holders), default=0)
+    return [h for h in holders if shared(h) == best]
 
 
 def _ground(

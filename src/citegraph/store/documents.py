@@ -33,6 +33,7 @@ from .queries.documents import (
     LIST_STAGING,
     MARK_EMBEDDED,
     MARK_EXTRACTED,
+    MARKED_CHUNKS,
     UNMARK_EXTRACTED,
     WRITE_WHOLE,
 )
@@ -106,6 +107,12 @@ class DocumentRepository:
             if len(rows) < batch:
                 return
             skip += batch
+
+    def marked_chunks(self, types: tuple[str, ...], marks: tuple[str, ...]) -> list[Chunk]:
+        """The chunks, in order, of the documents of `types` whose text holds any of `marks`
+        (a mark split between two chunks is not seen)."""
+        rows = self.graph.ro_query(MARKED_CHUNKS, {"types": list(types), "marks": list(marks)})
+        return sorted((_chunk(row) for row in rows), key=lambda c: (c.document_id, c.ordinal))
 
     def mark_extracted(self, doc_ids: list[str], by: str) -> None:
         self.graph.query(MARK_EXTRACTED, {"ids": doc_ids, "by": by})

@@ -25,6 +25,16 @@ LIST_CHUNKS = (
     f"RETURN {CHUNK_FIELDS} ORDER BY c.ordinal SKIP $skip LIMIT $limit"
 )
 
+# The chunks of the documents of some media types ($types) whose text holds any of $marks
+# (settings_links.py reads those): the text is searched in the store, one query in all.
+MARKED_CHUNKS = (
+    "MATCH (d:Document) WHERE d.media_type IN $types "
+    "MATCH (c:Chunk {document_id: d.id})-[:PART_OF]->(d) "
+    "WITH d, collect(c) AS chunks "
+    "WHERE any(c IN chunks WHERE any(m IN $marks WHERE c.text CONTAINS m)) "
+    f"UNWIND chunks AS c RETURN {CHUNK_FIELDS}"
+)
+
 # Who is writing a staged version lives on a lease node of its own, so that committing never
 # has to remove properties from the document node.
 CREATE_STAGING = """

@@ -38,7 +38,12 @@ if TYPE_CHECKING:  # imported where used: each command loads only what it needs
 @app.command()
 def ingest(
     paths: Annotated[
-        list[Path], typer.Argument(help="Files and folders (.txt .md .pdf); folders recursively.")
+        list[Path],
+        typer.Argument(
+            help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml as configuration); "
+            "folders recursively. A file given alone is named by its file name, a file in a "
+            "folder by the folder's name and its path below it (k8s/config.yaml)."
+        ),
     ],
     scope: ScopeOpt = "default",
     home: HomeOpt = None,
@@ -49,8 +54,8 @@ def ingest(
         typer.Option(
             "--type",
             help="Read every file given as this media type (text/plain, text/markdown, "
-            "application/pdf), whatever its suffix: a .log or .yaml as text, say. Files in "
-            "folders with other suffixes are still skipped.",
+            "application/pdf, application/yaml...), whatever its suffix: a .log as text, say. "
+            "Files in folders with other suffixes are still skipped.",
         ),
     ] = None,
     origin_kind: Annotated[
