@@ -203,15 +203,16 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
     return read_yaml(text).relations
 
 
-def read_yaml(text: str) -> YamlSettings:
-    """Read a YAML (or JSON) file's relations, settings maps and imports."""
+def read_yaml(text: str, relations: bool = True) -> YamlSettings:
+    """Read a YAML (or JSON) file's relations (unless not `relations`), settings maps and
+    imports."""
     import yaml
 
     read = YamlSettings()
     if len(text) > MAX_CONFIG_CHARS:
         return read
     try:
-        documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        documents = list(yaml.compose_all(text, Loader=_loader(text)))
     except yaml.YAMLError:
         return read  # not YAML after all: nothing structural to read
     imports: list[tuple[Located, Import]] = []
@@ -221,7 +222,7 @@ def read_yaml(text: str) -> YamlSettings:
         services = _get(root, "services")
         if services is not None and _pairs(services):
             for key, body in _pairs(services):
-                if _scalar(key):
+                if _scalar(key) and relations:
                     read.relations.extend(_settings(text, _located(text, key), body, set()))
             continue
         kind = _scalar(_get(root, "kind"))
@@ -233,15 +234,26 @@ def read_yaml(text: str) -> YamlSettings:
             read.maps[(kind, _scalar(owner) or "")] = root
             continue
         located = _located(text, owner)
-        read.relations.extend(_settings(text, located, root, set()))
+        if relations:
+            read.relations.extend(_settings(text, located, root, set()))
         imports.extend((located, ref) for ref in _imports(root))
     for owner, ref in imports:
         held = read.maps.get(ref[:2])
         if held is None:
             read.imports.append((owner, ref))
-        else:
+        elif relations:
             read.relations.extend(taken_settings(text, held, ref[2], owner))
     return read
+
+
+def _loader(text: str) -> Any:
+    """libyaml's loader where PyYAML has it (ten times faster: settings links read every
+    manifest of a scope), else PyYAML's own. Both give character offsets, except that
+    libyaml does not count a byte order mark: a text with one is read by PyYAML's."""
+    import yaml
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    return fast if fast is not None and not text.startswith("\ufeff") else yaml.SafeLoader
 
 
 def taken_settings(

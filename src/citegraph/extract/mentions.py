@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..text.fold import FoldedText
 from ..text.quotes import QuoteMatch, locate_in
@@ -117,6 +118,7 @@ def add_chunk_rows(
     return names
 
 
+@lru_cache(maxsize=8192)  # names repeat: settings links meet each service many times
 def shape_type(name: str) -> str:
     """The offline type of a name met outside running text (a table cell, a manifest): what
     the offline extractor calls it when it finds it whole, else by its shape, so that one

@@ -80,7 +80,7 @@ def _read(docs: DocumentRepository, config: list[Document]) -> list[_File]:
         if not chunks:
             continue
         text = DocumentText(chunks)
-        read = read_yaml(text.text)
+        read = read_yaml(text.text, relations=False)  # its own are stored already
         if read.maps or read.imports:
             files.append(_File(document, text, read))
     return files
