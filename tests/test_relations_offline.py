@@ -149,6 +149,28 @@ def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> 
     }
 
 
+def test_an_aside_between_subject_and_verb_keeps_the_subject(scope: Scope) -> None:
+    """An aside in commas, parentheses or dashes, however long, and even naming another
+    thing, leaves the subject what it was (with dashes, "Redis writes to the cart store" was
+    read); a clause that only looks like one does not make a subject of the name before it."""
+    scope.ingest(
+        b"The cart service \xe2\x80\x94 backed by Redis \xe2\x80\x94 writes to the cart store.\n"
+        b"The frontend service (written in Go) calls the ad service.\n"
+        b"The checkout service, which is written in Go and handles payments for the whole shop,"
+        b" calls the payment service.\n"
+        b"In production, the email service, backed by Postfix, calls the template service.\n"
+        b"Rather than the PLO service, the charter took a stand, calling the audit service.\n",
+        name="asides.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("cart service", "writes", "cart store"),
+        ("frontend service", "calls", "ad service"),
+        ("checkout service", "calls", "payment service"),
+        ("email service", "calls", "template service"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_a_pronoun_subject_is_said_of_the_name_opening_the_sentence_before(
     scope: Scope,
 ) -> None:

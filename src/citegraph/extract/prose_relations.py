@@ -180,19 +180,53 @@ _OTHER_AGENT = frozenset({
 })  # fmt: skip
 
 
+# An aside between a subject and its verb: in commas, parentheses or dashes, closed just
+# before the verb (a few words may follow it: "X, written in Go, also calls Y").
+_ASIDE = re.compile(
+    r"(?:,(?P<comma>[^,\n]{1,160}),|\((?P<paren>[^()\n]{1,160})\)"
+    r"|\s[—–](?P<dash>[^—–\n]{1,160})[—–])(?P<rest>[^,;:!?()\[\]—–\n]{0,40})\Z"
+)
+_ASIDE_ENDS = re.compile(r"[;!?]|\.\s")  # a sentence's end inside it: no aside
+
+
+def _after_aside(text: str, names: list[_Name], verb_start: int) -> _Name | None:
+    """The name just before an aside that closes just before the verb, if there is one:
+    "The cart service, backed by Redis, writes..." is said of the cart service, not Redis."""
+    window_start = max(0, verb_start - 240)
+    aside = _ASIDE.search(text, window_start, verb_start)
+    if aside is None:
+        return None
+    inside = aside.group("comma") or aside.group("paren") or aside.group("dash") or ""
+    rest = re.findall(r"[\w'’-]+", aside.group("rest").lower())
+    if _ASIDE_ENDS.search(inside) or len(rest) > _MAX_SUBJECT_WORDS:
+        return None
+    if _CLAUSE_WORDS.intersection(rest) or _OTHER_AGENT.intersection(rest):
+        return None
+    before = [n for n in names if n.end <= aside.start()]
+    if not before or text[before[-1].end : aside.start()].strip("`* "):
+        return None  # the aside does not follow a name
+    subject = before[-1]
+    # The name opens its sentence or clause ("than the PLO, the charter took a stand,
+    # calling for..." is no aside after the PLO).
+    opening = max(text.rfind(mark, 0, subject.start) for mark in ",;:(\n")
+    lead = text[opening + 1 : subject.start].lstrip().rstrip("`*")
+    return subject if _OPENING.fullmatch(lead) else None
+
+
 def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
-    only by a few words that open no new clause, or one followed by an aside in commas.
-    A verb after "to" (an infinitive) has no subject here."""
+    only by a few words that open no new clause, or one followed by an aside (in commas,
+    parentheses or dashes). A verb after "to" (an infinitive) has no subject here."""
     before = [n for n in names if n.end <= verb_start]
     if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
         return None
+    aside = _after_aside(text, before, verb_start)
+    if aside is not None:
+        return aside
     for name in reversed(before):
         gap = text[name.end : verb_start]
-        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]]", gap):
-            return None
-        if gap.count(",") == 2 and gap.lstrip().startswith(","):
-            return name  # an aside: "X, written in Go, calls Y"
+        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–]", gap):
+            return None  # (an aside before the verb was read above)
         words = re.findall(r"[\w'’-]+", gap.lower())
         if "," in gap or len(words) > _MAX_SUBJECT_WORDS or _CLAUSE_WORDS.intersection(words):
             return None
