@@ -141,11 +141,14 @@ def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> 
         b"The metrics service lets you query the metrics database.\n"
         b"Pick the search service you call from the cli service.\n"
         b"The gateway service allows operators to read the audit database.\n"
-        b"The search service calls the index service.\n",
+        b"The frontend service's help page calls the docs service.\n"
+        b"The search service calls the index service.\n"
+        b"The cart service we deployed writes to the basket store.\n",
         name="agents.md",
     )
     assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
-        ("search service", "calls", "index service")
+        ("search service", "calls", "index service"),
+        ("cart service", "writes", "basket store"),
     }
 
 

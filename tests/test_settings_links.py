@@ -6,6 +6,7 @@ more commands."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -134,3 +135,103 @@ def test_links_across_files_ingested_by_concurrent_commands(tmp_path: Path) -> N
     assert ("beta-web", "beta-ledger") not in sources_targets
     assert not any(a == "alpha-worker" for a, _ in sources_targets)
     assert len(calls) == len(expected) - 3
+
+
+# -- what a review of the linking found (each seen wrong before it was mended) ---------------
+
+CFG = (
+    b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n"
+    b'data:\n  LEDGER_ADDR: "ledger:8080"\n'
+)
+
+
+def _deployment(name: str, containers: int = 1, namespace: str | None = None) -> bytes:
+    said = f"  namespace: {namespace}\n" if namespace else ""
+    body = "".join(
+        f"      - name: c{i}\n        envFrom:\n        - configMapRef:\n            name: cfg\n"
+        for i in range(containers)
+    )
+    return (
+        f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n{said}spec:\n"
+        f"  template:\n    spec:\n      containers:\n{body}"
+    ).encode()
+
+
+def test_an_audit_verdict_on_a_link_outlives_later_linking(scope: Scope) -> None:
+    scope.ingest(CFG, name="k8s/cfg.yaml")
+    scope.ingest(_deployment("web"), name="k8s/web.yaml")
+    [sample] = scope.audit_sample(10)
+    assert (sample.source, sample.target) == ("web", "ledger")
+    assert scope.record_audit([(sample.id, "right")]) == 1
+    # Another manifest taking the map links again: the audited link is kept as it is.
+    scope.ingest(_deployment("api"), name="k8s/api.yaml")
+    assert scope.audit_summary().audited == 1
+    assert [(s.source, s.target) for s in scope.audit_sample(10)] == [("api", "ledger")]
+
+
+def test_a_map_taken_by_two_containers_states_each_call_once(scope: Scope) -> None:
+    scope.ingest(CFG, name="k8s/cfg.yaml")
+    scope.ingest(_deployment("web", containers=2), name="k8s/web.yaml")
+    scope.ingest(CFG + b"---\n" + _deployment("api", containers=3), name="other/all.yaml")
+    assert sorted((r.source, r.target, r.document) for r in scope.relations() if not r.weak) == [
+        ("api", "ledger", "other/all.yaml"),
+        ("web", "ledger", "k8s/cfg.yaml"),
+    ]
+
+
+def test_a_workload_takes_the_map_of_its_own_namespace(scope: Scope) -> None:
+    maps = b"".join(
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: {ns}\ndata:\n"
+        f'  LEDGER_ADDR: "ledger-{ns}:8080"\n---\n'.encode()
+        for ns in ("prod", "staging")
+    )
+    scope.ingest(maps, name="k8s/maps.yaml")
+    scope.ingest(_deployment("web", namespace="prod"), name="k8s/web.yaml")
+    scope.ingest(_deployment("job"), name="k8s/job.yaml")  # no namespace: either may be meant
+    assert [(r.source, r.target) for r in scope.relations() if not r.weak] == [
+        ("web", "ledger-prod")
+    ]
+
+
+def test_json_manifests_name_their_owner_without_quotes(scope: Scope) -> None:
+    config = {"kind": "ConfigMap", "metadata": {"name": "cfg"},
+              "data": {"LEDGER_ADDR": "ledger:8080", "SELF_ADDR": "web:8080"}}  # fmt: skip
+    container = {"name": "c", "envFrom": [{"configMapRef": {"name": "cfg"}}],
+                 "env": [{"name": "DB_HOST", "value": "web"}]}  # fmt: skip
+    workload = {"kind": "Deployment", "metadata": {"name": "web"},
+                "spec": {"template": {"spec": {"containers": [container]}}}}  # fmt: skip
+    scope.ingest(json.dumps(config, indent=2).encode(), name="k8s/cfg.json")
+    scope.ingest(json.dumps(workload, indent=2).encode(), name="k8s/web.json")
+    assert [(r.source, r.target) for r in scope.relations() if not r.weak] == [("web", "ledger")]
+    assert scope.entities('"web"') == []
+
+
+def test_what_is_not_an_address_states_no_call(scope: Scope) -> None:
+    """A Secret's base64 `data`, a build argument or a label holding an image tag or a URL,
+    an image-named setting, and a scheme before the host."""
+    scope.ingest(
+        b"apiVersion: v1\nkind: Secret\nmetadata:\n  name: cfg\n"
+        b"data:\n  REDIS_ADDR: cmVkaXMtY2FydDo2Mzc5\n",
+        name="k8s/secret.yaml",
+    )
+    scope.ingest(
+        b"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+        b"    spec:\n      containers:\n      - name: c\n        envFrom:\n        - secretRef:\n"
+        b'            name: cfg\n        args: ["--tag=release:20"]\n        env:\n'
+        b"        - name: BASE_IMAGE\n          value: node:8080\n",
+        name="k8s/web.yaml",
+    )
+    scope.ingest(
+        b"services:\n  shop:\n    build:\n      args:\n        - BASE_IMAGE=node:18\n"
+        b"    labels:\n      - traefik.http.services.shop.loadbalancer.server.url=http://proxy:80\n"
+        b"    environment:\n      - DB_URL=jdbc:postgresql://postgresql:5432/db\n",
+        name="compose.yaml",
+    )
+    relations = [r for r in scope.relations() if not r.weak]
+    assert [(r.source, r.target) for r in relations] == [("shop", "postgresql")]
+    [r] = relations
+    assert r.quote == "DB_URL=jdbc:postgresql://postgresql:5432/db"
+    rows = scope.graph.ro_query("MATCH ()-[r:RELATES]->() RETURN r.b_start_byte, r.b_end_byte")
+    text = scope.stored_text("compose.yaml")
+    [[start, end]] = rows
+    assert text[start - 3 : end] == b"://postgresql"  # the host, not the scheme's word

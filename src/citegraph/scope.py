@@ -475,11 +475,14 @@ class Scope(ScopeKnowledge):
         doc = self.document(id_or_name)
         self._forget_stats()
         repo = self._prepare()
+        # A map defined twice may be defined once after it: its settings are linked again.
+        relink = self.workspace.extractor is not None and derived.worth_linking(repo, [doc])
         if repo.delete(doc.id) is None:
             raise DocumentNotFound(f"no document {id_or_name!r} in scope {self.name!r}")
-        if self.workspace.extractor is not None:
-            # A map defined twice may now be defined once: its settings are linked again.
-            derived.link_settings_after([doc], repo, self._entities, self.workspace.extractor)
+        if relink:
+            derived.link_settings_after(
+                [doc], repo, self._entities, self.workspace.extractor, force=True
+            )
         self._entities.drop_orphans()
         self._forget_stats()
         return doc

@@ -63,15 +63,26 @@ _ADDRESS_VALUE = re.compile(
 )
 
 
+# A setting naming an image, a tag or a version holds "node:18", not an address.
+_NOT_AN_ADDRESS_NAME = re.compile(r"IMAGE|TAG|VERSION|RELEASE|BASE", re.I)
+
+
 def _names_an_address(key: str, value: str | None, env: bool) -> bool:
     """Whether a setting states another component's address: by its name, or, in an
-    environment (`env`), by a value that can only be an address."""
+    environment (`env`), by a value that can only be an address: a cluster service name, or
+    a host with a port of 80 or more (image tags are small numbers: "postgres:13")."""
     key = key.strip()
     if key.casefold() in _OWN_NAME_KEYS:
         return False
     if _SETTING.fullmatch(key):
         return True
-    return env and value is not None and _ADDRESS_VALUE.fullmatch(value.strip()) is not None
+    if not env or value is None or _NOT_AN_ADDRESS_NAME.search(key):
+        return False
+    shaped = _ADDRESS_VALUE.fullmatch(value.strip())
+    if shaped is None:
+        return False
+    port = re.search(r":(\d+)(?:/|$)", value.strip())
+    return ".svc" in value or (port is not None and int(port.group(1)) >= 80)
 
 
 def _same(host: str, owner: str) -> bool:
@@ -101,6 +112,15 @@ def _get(node: Any, key: str) -> Any:
 def _located(text: str, node: Any) -> Located:
     start, end = node.start_mark.index, node.end_mark.index
     return Located(text[start:end], start, end)
+
+
+def _named(text: str, node: Any) -> Located:
+    """Where a scalar names something: inside its quotes when it is quoted ("web" in JSON)."""
+    located, value = _located(text, node), _scalar(node)
+    if value and located.text != value and value in located.text:
+        at = located.start + located.text.index(value)
+        return Located(value, at, at + len(value))
+    return located
 
 
 def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> StructuralRelation | None:
@@ -137,11 +157,11 @@ def _settings(
             value = _scalar(item)
             if value is not None and "=" in value:  # a compose list: - KEY=value
                 key, _, setting = value.partition("=")
-                if _names_an_address(key, setting, env=True):
+                if _names_an_address(key, setting, env):
                     found = _host(setting)
                     if found is not None and not _same(found[0], owner.text):
                         raw = _located(text, item)
-                        offset = raw.text.find(found[0], raw.text.find("="))
+                        offset = raw.text.find(found[0], raw.text.find("=") + 1 + found[1])
                         if offset >= 0:
                             at = raw.start + offset
                             target = Located(found[0], at, at + len(found[0]))
@@ -186,6 +206,7 @@ def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[Stru
 
 
 Import = tuple[str, str, str | None]  # (kind, map name, one key or None for all)
+Held = tuple[str | None, Any]  # a settings map's namespace (None: not said) and its root
 
 
 @dataclass
@@ -194,13 +215,19 @@ class YamlSettings:
     maps it defines, and the imports of maps it does not define (another file may)."""
 
     relations: list[StructuralRelation] = field(default_factory=list)
-    maps: dict[tuple[str, str], Any] = field(default_factory=dict)  # (kind, name) -> its root
-    imports: list[tuple[Located, Import]] = field(default_factory=list)  # (workload, import)
+    # (kind, name) -> each map of that name: its namespace and root
+    maps: dict[tuple[str, str], list[Held]] = field(default_factory=dict)
+    # (workload, its namespace, what it takes)
+    imports: list[tuple[Located, str | None, Import]] = field(default_factory=list)
 
 
 def yaml_relations(text: str) -> list[StructuralRelation]:
     """From YAML (and JSON, which YAML reads): manifests and compose files."""
     return read_yaml(text).relations
+
+
+# Objects whose settings are no calls of their own: an Ingress's `host` is its own name.
+_NOT_CALLERS = ("Ingress",)
 
 
 def read_yaml(text: str, relations: bool = True) -> YamlSettings:
@@ -215,7 +242,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         documents = list(yaml.compose_all(text, Loader=_loader(text)))
     except yaml.YAMLError:
         return read  # not YAML after all: nothing structural to read
-    imports: list[tuple[Located, Import]] = []
+    imports: list[tuple[Located, str | None, Import]] = []
     for root in documents:
         if root is None:
             continue
@@ -223,27 +250,43 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         if services is not None and _pairs(services):
             for key, body in _pairs(services):
                 if _scalar(key) and relations:
-                    read.relations.extend(_settings(text, _located(text, key), body, set()))
+                    read.relations.extend(_settings(text, _named(text, key), body, set()))
             continue
         kind = _scalar(_get(root, "kind"))
-        owner = _get(_get(root, "metadata"), "name") if kind else None
+        metadata = _get(root, "metadata")
+        owner = _get(metadata, "name") if kind else None
         owner = owner if owner is not None else _get(root, "name")
-        if not _scalar(owner):
+        if not _scalar(owner) or kind in _NOT_CALLERS:
             continue
+        namespace = _scalar(_get(metadata, "namespace")) or None
         if kind in _SETTING_MAPS:
-            read.maps[(kind, _scalar(owner) or "")] = root
+            read.maps.setdefault((kind, _scalar(owner) or ""), []).append((namespace, root))
             continue
-        located = _located(text, owner)
+        located = _named(text, owner)
         if relations:
             read.relations.extend(_settings(text, located, root, set()))
-        imports.extend((located, ref) for ref in _imports(root))
-    for owner, ref in imports:
-        held = read.maps.get(ref[:2])
-        if held is None:
-            read.imports.append((owner, ref))
-        elif relations:
-            read.relations.extend(taken_settings(text, held, ref[2], owner))
+        imports.extend((located, namespace, ref) for ref in _imports(root))
+    for owner, namespace, ref in imports:
+        held = in_namespace(read.maps.get(ref[:2], []), namespace)
+        if not held:
+            read.imports.append((owner, namespace, ref))  # another file may define it
+        elif len(held) == 1 and relations:
+            read.relations.extend(taken_settings(text, ref[0], held[0][1], ref[2], owner))
+    read.relations = _distinct(read.relations)
     return read
+
+
+def in_namespace(maps: list[Held], namespace: str | None) -> list[Held]:
+    """The maps a workload of `namespace` may take: those of its namespace; failing that,
+    where one side does not say its namespace, those the other side does not rule out."""
+    exact = [m for m in maps if m[0] == namespace]
+    return exact or [m for m in maps if m[0] is None or namespace is None]
+
+
+def _distinct(found: list[StructuralRelation]) -> list[StructuralRelation]:
+    """One relation per statement: a workload taking one map twice (two containers, or a
+    whole map and one of its keys) states each call once."""
+    return list(dict.fromkeys(found))
 
 
 def _loader(text: str) -> Any:
@@ -257,13 +300,14 @@ def _loader(text: str) -> Any:
 
 
 def taken_settings(
-    text: str, held: Any, key: str | None, owner: Located
+    text: str, kind: str, held: Any, key: str | None, owner: Located
 ) -> list[StructuralRelation]:
-    """The calls `owner` makes by taking the settings map `held` (the root of a ConfigMap or
-    Secret in `text`): every address setting of it, or the one `key`. `owner` may be located
-    in another file's text."""
+    """The calls `owner` makes by taking the settings map `held` (the root of a `kind`,
+    ConfigMap or Secret, in `text`): every address setting of it, or the one `key`. `owner`
+    may be located in another file's text. A Secret's `data` is base64, so only its
+    `stringData` is read."""
     found: list[StructuralRelation] = []
-    for data in ("data", "stringData"):
+    for data in ("stringData",) if kind == "Secret" else ("data",):
         for setting, value in _pairs(_get(held, data)):
             wanted = _scalar(setting)
             if wanted and (wanted == key if key else _SETTING.fullmatch(wanted)):
@@ -279,9 +323,15 @@ _WHOLE_REFS = {"configMapRef": "ConfigMap", "secretRef": "Secret"}
 _KEY_REFS = {"configMapKeyRef": "ConfigMap", "secretKeyRef": "Secret"}
 
 
-def _imports(root: Any) -> Iterator[tuple[str, str, str | None]]:
-    """The settings maps a workload takes: (kind, map name, key or None for all of them),
-    from `envFrom` lists and from env entries' `valueFrom` whose entry names an address."""
+def _imports(root: Any) -> list[Import]:
+    """The settings maps a workload takes, each once: (kind, map name, key or None for all
+    of them), from `envFrom` lists and from env entries' `valueFrom` whose entry names an
+    address. A map taken whole (by any container) covers the keys taken one by one."""
+    found = dict.fromkeys(_references(root))
+    return [(k, n, key) for k, n, key in found if key is None or (k, n, None) not in found]
+
+
+def _references(root: Any) -> Iterator[Import]:
     import yaml
 
     pending = [root]

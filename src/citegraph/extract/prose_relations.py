@@ -175,9 +175,17 @@ _MAX_SUBJECT_WORDS = 4
 # read from") or a verb that lets someone else act ("X lets you use Y", "X allows clients to
 # call Y").
 _OTHER_AGENT = frozenset({
-    "you", "we", "they", "i", "he", "she", "it", "one", "lets", "let", "allows", "allow",
+    "you", "we", "they", "i", "he", "she", "it", "lets", "let", "allows", "allow",
     "enables", "enable", "helps", "help", "makes", "make",
 })  # fmt: skip
+
+
+def _another_agent(words: list[str]) -> bool:
+    """Whether the verb after `words` (the gap after a name) is done by someone else: the
+    last pronoun or letting verb is followed only by auxiliaries and adverbs ("the X you
+    call", "X lets you use"; not "the X we deployed calls", where "deployed" is ours)."""
+    last = max((i for i, w in enumerate(words) if w in _OTHER_AGENT), default=-1)
+    return last >= 0 and all(w in _PRONOUN_LEADS for w in words[last + 1 :])
 
 
 # An aside between a subject and its verb: in commas, parentheses or dashes, closed just
@@ -200,7 +208,7 @@ def _after_aside(text: str, names: list[_Name], verb_start: int) -> _Name | None
     rest = re.findall(r"[\w'’-]+", aside.group("rest").lower())
     if _ASIDE_ENDS.search(inside) or len(rest) > _MAX_SUBJECT_WORDS:
         return None
-    if _CLAUSE_WORDS.intersection(rest) or _OTHER_AGENT.intersection(rest):
+    if _CLAUSE_WORDS.intersection(rest) or _another_agent(rest):
         return None
     before = [n for n in names if n.end <= aside.start()]
     if not before or text[before[-1].end : aside.start()].strip("`* "):
@@ -227,10 +235,12 @@ def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
         gap = text[name.end : verb_start]
         if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–]", gap):
             return None  # (an aside before the verb was read above)
+        if gap.startswith(("'s ", "’s ")):
+            return None  # "the frontend's help page calls...": the page does, not the frontend
         words = re.findall(r"[\w'’-]+", gap.lower())
         if "," in gap or len(words) > _MAX_SUBJECT_WORDS or _CLAUSE_WORDS.intersection(words):
             return None
-        if _OTHER_AGENT.intersection(words):
+        if _another_agent(words):
             return None
         return name
     return None

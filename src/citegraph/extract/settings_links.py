@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store.documents import DocumentRepository
-from ..store.entities import EntityRepository
+from ..store.entities import EntityRepository, link_identity
 from ..values.documents import Chunk, Document
-from .config_relations import YamlSettings, read_yaml, taken_settings
+from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
 from .modality import DEFAULT_CUES, CueTable, assess
@@ -34,7 +34,7 @@ from .structural import DocumentText, StructuralRelation
 
 CONFIG_TYPES = ("application/yaml", "application/json")
 # A file that holds none of these neither defines a settings map nor takes one.
-_MARKS = ("configMapRef", "secretRef", "configMapKeyRef", "secretKeyRef", "ConfigMap", "Secret")
+MARKS = ("configMapRef", "secretRef", "configMapKeyRef", "secretKeyRef", "ConfigMap", "Secret")
 _ATTEMPTS = 3
 
 
@@ -45,65 +45,69 @@ class _File:
     read: YamlSettings
 
 
-def touches_configuration(documents: Iterable[Document]) -> bool:
-    """Whether any of `documents` is configuration that settings links may read."""
-    return any(d.media_type in CONFIG_TYPES for d in documents)
+def worth_linking(docs: DocumentRepository, documents: Iterable[Document]) -> bool:
+    """Whether extracting or deleting `documents` may change the links: some are
+    configuration whose text defines or takes a settings map."""
+    config = [d.id for d in documents if d.media_type in CONFIG_TYPES]
+    return docs.hold_marks(config, MARKS)
 
 
 def link_settings(
     docs: DocumentRepository, entities: EntityRepository, cues: CueTable = DEFAULT_CUES
 ) -> int | None:
-    """Store the calls workloads make by taking settings maps other files define, replacing
-    those stored before; how many, or None when the configuration kept changing meanwhile
-    (whoever changed it links again)."""
+    """Store the calls workloads make by taking settings maps other files define, removing
+    those no longer stated; how many are stated, or None when the configuration kept
+    changing meanwhile (whoever changed it links again)."""
     for _ in range(_ATTEMPTS):
-        config = [d for d in docs.all() if d.media_type in CONFIG_TYPES]
-        snapshot = sorted(f"{d.id}@{d.sha256}" for d in config)
+        read = docs.configuration(CONFIG_TYPES, MARKS)
+        snapshot = sorted(f"{d.id}@{d.sha256}" for d, _ in read)
+        files = _read(read)
         mentions: list[dict[str, Any]] = []
-        relations: list[dict[str, Any]] = []
-        files = _read(docs, config)
+        relations: dict[str, dict[str, Any]] = {}
         for workload, holder, relation in _taken(files):
             _ground(relation, workload, holder, mentions, relations, cues)
-        if entities.replace_links(CONFIG_TYPES, snapshot, mentions, relations) is not None:
+        chunk_ids = sorted({str(m["chunk_id"]) for m in mentions})
+        stored = entities.replace_links(
+            CONFIG_TYPES, snapshot, chunk_ids, mentions, list(relations.values())
+        )
+        if stored is not None:
             return len(relations)
     return None
 
 
-def _read(docs: DocumentRepository, config: list[Document]) -> list[_File]:
+def _read(read: list[tuple[Document, list[Chunk]]]) -> list[_File]:
     """The configuration documents that define or take a settings map, read."""
-    by_document: dict[str, list[Chunk]] = {}
-    for chunk in docs.marked_chunks(CONFIG_TYPES, _MARKS):
-        by_document.setdefault(chunk.document_id, []).append(chunk)
     files: list[_File] = []
-    for document in config:
-        chunks = by_document.get(document.id)
+    for document, chunks in read:
         if not chunks:
-            continue
+            continue  # no mark in its text
         text = DocumentText(chunks)
-        read = read_yaml(text.text, relations=False)  # its own are stored already
-        if read.maps or read.imports:
-            files.append(_File(document, text, read))
+        settings = read_yaml(text.text, relations=False)  # its own are stored already
+        if settings.maps or settings.imports:
+            files.append(_File(document, text, settings))
     return files
 
 
 def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelation]]:
-    """(workload's file, map's file, relation) for each import resolved in one other file."""
-    defined: dict[tuple[str, str], list[_File]] = {}
+    """(workload's file, map's file, relation) for each import resolved in one other file:
+    a map of the workload's namespace (where both say theirs), in the nearest folder."""
+    defined: dict[tuple[str, str], list[tuple[_File, Held]]] = {}
     for file in files:
-        for defines in file.read.maps:
-            defined.setdefault(defines, []).append(file)
+        for defines, held in file.read.maps.items():
+            defined.setdefault(defines, []).extend((file, h) for h in held)
     for file in files:
-        for owner, (kind, name, key) in file.read.imports:
-            holders = _nearest(file, [h for h in defined.get((kind, name), []) if h is not file])
+        for owner, namespace, (kind, name, key) in file.read.imports:
+            others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
+            fitting = in_namespace([h for _, h in others], namespace)
+            holders = _nearest(file, [(f, h) for f, h in others if h in fitting])
             if len(holders) != 1:
-                continue  # defined nowhere else, or in several files: which one is not said
-            holder = holders[0]
-            held = holder.read.maps[(kind, name)]
-            for relation in taken_settings(holder.text.text, held, key, owner):
+                continue  # defined nowhere else, or in several places: which one is not said
+            holder, (_, root) = holders[0]
+            for relation in taken_settings(holder.text.text, kind, root, key, owner):
                 yield file, holder, relation
 
 
-def _nearest(file: _File, holders: list[_File]) -> list[_File]:
+def _nearest(file: _File, holders: list[tuple[_File, Held]]) -> list[tuple[_File, Held]]:
     """Of the files defining a map, those in the folder nearest the workload's file (the
     longest run of folders their names share): two projects in one scope may each define
     a map of the same name."""
@@ -118,8 +122,8 @@ def _nearest(file: _File, holders: list[_File]) -> list[_File]:
             count += 1
         return count
 
-    best = max((shared(h) for h in holders), default=0)
-    return [h for h in holders if shared(h) == best]
+    best = max((shared(f) for f, _ in holders), default=0)
+    return [(f, h) for f, h in holders if shared(f) == best]
 
 
 def _ground(
@@ -127,7 +131,7 @@ def _ground(
     workload: _File,
     holder: _File,
     mentions: list[dict[str, Any]],
-    relations: list[dict[str, Any]],
+    relations: dict[str, dict[str, Any]],
     cues: CueTable,
 ) -> None:
     """Keep the relation if its quote and target are the map file's stored text, in one
@@ -160,7 +164,7 @@ def _ground(
     polarity, modality = assess(evidence.text, inside, cues)
     start, stop = there.byte_span(evidence)
     (a_start, a_end), (b_start, b_end) = here.byte_span(source), there.byte_span(target)
-    relations.append({
+    row = {
         "a": ends[0], "b": ends[1], "type": relation.type,
         "polarity": polarity.value, "modality": modality.value,
         "quote": evidence.text, "chunk_id": home[0].id, "document_id": holder.document.id,
@@ -168,4 +172,5 @@ def _ground(
         "a_start_byte": a_start, "a_end_byte": a_end,
         "b_start_byte": b_start, "b_end_byte": b_end,
         "binding_document_id": workload.document.id,
-    })  # fmt: skip
+    }  # fmt: skip
+    relations.setdefault(link_identity(row), row)  # one statement, one relation

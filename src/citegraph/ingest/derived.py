@@ -62,7 +62,9 @@ def extract(
     )  # fmt: skip
     if any(r.status is IngestStatus.REPLACED for r in results):
         entities.drop_orphans()
-    link_settings_after([d for d in pending if d.id in reports], repo, entities, extractor)
+    replaced = any(r.status is IngestStatus.REPLACED for r in results)
+    done = [d for d in pending if d.id in reports]
+    link_settings_after(done, repo, entities, extractor, force=replaced)
     by = name_of(extractor)
     busy = set(spending.busy)
 
@@ -78,18 +80,29 @@ def extract(
     return [extracted(r) for r in results]
 
 
+def worth_linking(repo: DocumentRepository, documents: list[Document]) -> bool:
+    """Whether these documents define or take a settings map (extract/settings_links.py)."""
+    from ..extract.settings_links import worth_linking as worth
+
+    return worth(repo, documents)
+
+
 def link_settings_after(
     extracted: list[Document],
     repo: DocumentRepository,
     entities: EntityRepository,
     extractor: Extractor | ProposingExtractor | None,
+    force: bool = False,
 ) -> None:
-    """After configuration was extracted (or deleted): the settings workloads take from maps
-    other files define (extract/settings_links.py)."""
+    """After configuration was extracted: the settings workloads take from maps other files
+    define (extract/settings_links.py), when what was extracted defines or takes a map, or
+    `force` (a version replaced, or a document deleted, that may have)."""
     from ..extract.run import cues_of
-    from ..extract.settings_links import link_settings, touches_configuration
+    from ..extract.settings_links import CONFIG_TYPES, link_settings, worth_linking
 
-    if touches_configuration(extracted):
+    if (force and any(d.media_type in CONFIG_TYPES for d in extracted)) or worth_linking(
+        repo, extracted
+    ):
         link_settings(repo, entities, cues_of(extractor))
 
 

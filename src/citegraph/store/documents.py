@@ -23,17 +23,18 @@ from .queries.documents import (
     ADD_CHUNKS,
     CLAIM_EXTRACTION,
     COMMIT,
+    CONFIGURATION,
     CREATE_STAGING,
     DELETE_DOCUMENT,
     DROP_STAGING,
     FIND_BY_ID,
     FIND_BY_NAMES,
+    HOLDS_MARKS,
     LIST_CHUNKS,
     LIST_DOCUMENTS,
     LIST_STAGING,
     MARK_EMBEDDED,
     MARK_EXTRACTED,
-    MARKED_CHUNKS,
     UNMARK_EXTRACTED,
     WRITE_WHOLE,
 )
@@ -108,11 +109,23 @@ class DocumentRepository:
                 return
             skip += batch
 
-    def marked_chunks(self, types: tuple[str, ...], marks: tuple[str, ...]) -> list[Chunk]:
-        """The chunks, in order, of the documents of `types` whose text holds any of `marks`
-        (a mark split between two chunks is not seen)."""
-        rows = self.graph.ro_query(MARKED_CHUNKS, {"types": list(types), "marks": list(marks)})
-        return sorted((_chunk(row) for row in rows), key=lambda c: (c.document_id, c.ordinal))
+    def configuration(
+        self, types: tuple[str, ...], marks: tuple[str, ...]
+    ) -> list[tuple[Document, list[Chunk]]]:
+        """Every document of `types`, with its chunks in order when its text holds any of
+        `marks` (else none), read at one moment (a mark split between chunks is not seen)."""
+        rows = self.graph.ro_query(CONFIGURATION, {"types": list(types), "marks": list(marks)})
+        found = []
+        for row in rows:
+            chunks = sorted((_chunk(c) for c in row[-1]), key=lambda c: c.ordinal)
+            found.append((_doc(row[:-1]), chunks))
+        return found
+
+    def hold_marks(self, doc_ids: list[str], marks: tuple[str, ...]) -> bool:
+        """Whether any of these documents holds any of `marks` in its text."""
+        if not doc_ids:
+            return False
+        return bool(self.graph.ro_query(HOLDS_MARKS, {"ids": doc_ids, "marks": list(marks)}))
 
     def mark_extracted(self, doc_ids: list[str], by: str) -> None:
         self.graph.query(MARK_EXTRACTED, {"ids": doc_ids, "by": by})

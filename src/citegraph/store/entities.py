@@ -13,6 +13,7 @@ in the chunk's characters), and queries/co_mentions.py pairs the mentions of one
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from .graph import GraphHandle
@@ -40,6 +41,18 @@ _RELATION_FIELDS = (
 
 # How a listing may name co-mentions: as shown, or as stores written before typed them.
 _CO_MENTION_NAMES = frozenset({"co-mentioned", "co_mentioned", "co-mention"})
+
+
+def link_identity(row: dict[str, Any]) -> str:
+    """What tells one link across files from another (stored with it as `link_id`): its
+    ends, type, quote's place and the source's binding."""
+    return (
+        "|".join(
+            str(row[k])
+            for k in ("a", "b", "type", "document_id", "start_byte", "binding_document_id")
+        )
+        + f"|{row['a_start_byte']}"
+    )
 
 
 class EntityRepository:
@@ -80,29 +93,35 @@ class EntityRepository:
         self,
         types: tuple[str, ...],
         snapshot: list[str],
+        chunk_ids: list[str],
         mentions: list[dict[str, Any]],
         relations: list[dict[str, Any]],
     ) -> int | None:
-        """Replace every relation bound across files (extract/settings_links.py) with
-        `relations`, adding `mentions` (mention rows) where missing, in one query; only if
-        the documents of `types` are still `snapshot` ("id@sha256"). The number of relations
-        removed, or None when the documents changed meanwhile (nothing written)."""
+        """Make the relations bound across files (extract/settings_links.py) `relations`,
+        keeping those already stored as they are and adding `mentions` where missing, in one
+        query; only if the documents of `types` are still `snapshot` ("id@sha256") and hold
+        `chunk_ids`. The number of relations removed, or None when the documents changed
+        meanwhile (nothing written)."""
         entities = {m["key"]: [m["key"], m["name"], m["type"], m["norm"]] for m in mentions}
+        rows = []
+        for r in relations:
+            row = [*(r.get(k) for k in _RELATION_FIELDS[:-1]), r["binding_document_id"]]
+            rows.append([*row, link_identity(r)])
         params = {
             "types": list(types),
             "snapshot": snapshot,
+            "chunk_ids": chunk_ids,
+            "bindings": [entry.split("@", 1)[0] for entry in snapshot],
+            "pass": uuid.uuid4().hex,
             "entities": list(entities.values()),
             "mentions": [
                 [m["chunk_id"], m["key"], m["start_byte"], m["end_byte"], m["document_id"]]
                 for m in mentions
             ],
-            "relations": [
-                [*(r.get(k) for k in _RELATION_FIELDS[:-1]), r["binding_document_id"]]
-                for r in relations
-            ],
+            "relations": rows,
         }
-        rows = self.graph.query(REPLACE_LINKS, params)
-        return int(rows[0][0]) if rows else None
+        found = self.graph.query(REPLACE_LINKS, params)
+        return int(found[0][0]) if found else None
 
     def write_entities(self, rows: list[dict[str, Any]]) -> None:
         self._write(WRITE_ENTITIES, rows)

@@ -35,6 +35,7 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Entity", "norm", "RANGE"),
     ("RELATES", "document_id", "EDGE"),
     ("RELATES", "binding_document_id", "EDGE"),
+    ("RELATES", "link_id", "EDGE"),
     ("ExtractionReply", "key", "RANGE"),
 )
 

@@ -25,14 +25,21 @@ LIST_CHUNKS = (
     f"RETURN {CHUNK_FIELDS} ORDER BY c.ordinal SKIP $skip LIMIT $limit"
 )
 
-# The chunks of the documents of some media types ($types) whose text holds any of $marks
-# (settings_links.py reads those): the text is searched in the store, one query in all.
-MARKED_CHUNKS = (
+# Every document of some media types ($types), with its chunks when its text holds any of
+# $marks (settings_links.py reads those): one read, so the documents and the chunks are of
+# one moment; the text is searched in the store.
+CONFIGURATION = (
     "MATCH (d:Document) WHERE d.media_type IN $types "
-    "MATCH (c:Chunk {document_id: d.id})-[:PART_OF]->(d) "
+    "OPTIONAL MATCH (c:Chunk {document_id: d.id})-[:PART_OF]->(d) "
     "WITH d, collect(c) AS chunks "
-    "WHERE any(c IN chunks WHERE any(m IN $marks WHERE c.text CONTAINS m)) "
-    f"UNWIND chunks AS c RETURN {CHUNK_FIELDS}"
+    "WITH d, chunks, any(c IN chunks WHERE any(m IN $marks WHERE c.text CONTAINS m)) AS marked "
+    f"RETURN {DOC_FIELDS}, CASE WHEN marked THEN [c IN chunks | [{CHUNK_FIELDS}]] ELSE [] END"
+)
+
+# Whether any of the documents $ids holds any of $marks in its text.
+HOLDS_MARKS = (
+    "UNWIND $ids AS id MATCH (c:Chunk {document_id: id}) "
+    "WHERE any(m IN $marks WHERE c.text CONTAINS m) RETURN c.id LIMIT 1"
 )
 
 # Who is writing a staged version lives on a lease node of its own, so that committing never

@@ -122,19 +122,26 @@ RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r
   d.page_starts, r.description
 """
 
-# Relations quoted in one file whose source is bound in another (extract/settings_links.py):
-# all of them replaced at once, and only if the configuration documents are still the ones
-# they were read from ($snapshot: "id@sha256" of each), else nothing is written and no row
-# comes back. Mentions are added where the entity has none in that chunk yet.
+# Relations quoted in one file whose source is bound in another (extract/settings_links.py),
+# made to be $relations, and only if the configuration documents are still the ones they were
+# read from ($snapshot: "id@sha256" of each) and hold the chunks read ($chunk_ids); else
+# nothing is written and no row comes back. Each link carries its identity (`link_id`, the
+# last field of a row): one already stored is kept as it is, with any audit verdict on it,
+# and marked with this pass ($pass); the others are created so marked; then every link bound
+# in a configuration document and not marked by this pass is removed. Mentions are added
+# where the entity has none in that chunk yet. Lookups go through indexes (link_id,
+# binding_document_id), so a pass costs a lookup per link, not a comparison with each.
 # $entities: [key, name, type, norm]; $mentions: [chunk id, key, start byte, end byte,
-# document id]; $relations: as WRITE_RELATIONS's rows, then the binding's document id.
+# document id]; $relations: as WRITE_RELATIONS's rows (no description), then the binding's
+# document id, then the identity. `[null]` keeps a row flowing through an empty UNWIND.
 REPLACE_LINKS = """
 OPTIONAL MATCH (d:Document) WHERE d.media_type IN $types
 WITH collect(d.id + '@' + d.sha256) AS now
 WHERE size(now) = size($snapshot) AND all(x IN now WHERE x IN $snapshot)
-OPTIONAL MATCH ()-[old:RELATES]->() WHERE old.binding_document_id IS NOT NULL
-WITH now, collect(old) AS olds
-FOREACH (r IN olds | DELETE r)
+UNWIND CASE WHEN size($chunk_ids) = 0 THEN [null] ELSE $chunk_ids END AS cid
+OPTIONAL MATCH (c:Chunk {id: cid})
+WITH now, count(c) AS found
+WHERE found = size($chunk_ids)
 FOREACH (r IN $entities |
   MERGE (e:Entity {key: r[0]})
   ON CREATE SET e.name = r[1], e.type = r[2], e.norm = r[3], e.aliases = [r[1]],
@@ -144,14 +151,23 @@ FOREACH (m IN $mentions |
   MERGE (c:Chunk {id: m[0]})
   MERGE (e)-[x:MENTIONED_IN]->(c)
   ON CREATE SET x.start_byte = m[2], x.end_byte = m[3], x.document_id = m[4], x.count = 1)
-FOREACH (r IN $relations |
+WITH now
+UNWIND CASE WHEN size($relations) = 0 THEN [null] ELSE $relations END AS r
+OPTIONAL MATCH ()-[kept:RELATES {link_id: r[15]}]->()
+FOREACH (_ IN CASE WHEN kept IS NULL THEN [] ELSE [1] END | SET kept.link_pass = $pass)
+FOREACH (_ IN CASE WHEN r IS NULL OR kept IS NOT NULL THEN [] ELSE [1] END |
   MERGE (a:Entity {key: r[0]})
   MERGE (b:Entity {key: r[1]})
   CREATE (a)-[:RELATES {
     type: r[2], weak: false, citable: true, quote: r[3], chunk_id: r[4], document_id: r[5],
     start_byte: r[6], end_byte: r[7], source: 'extracted', polarity: r[8], modality: r[9],
     a_start_byte: r[10], a_end_byte: r[11], b_start_byte: r[12], b_end_byte: r[13],
-    binding_document_id: r[14]
+    binding_document_id: r[14], link_id: r[15], link_pass: $pass
   }]->(b))
-RETURN size(olds)
+WITH now, count(*) AS rows
+UNWIND CASE WHEN size($bindings) = 0 THEN [null] ELSE $bindings END AS bid
+OPTIONAL MATCH ()-[old:RELATES {binding_document_id: bid}]->()
+WITH now, collect(CASE WHEN old.link_pass = $pass THEN null ELSE old END) AS stale
+FOREACH (o IN stale | DELETE o)
+RETURN size(stale)
 """
