@@ -106,20 +106,23 @@ def test_cluster_failover_under_load(tmp_path: Path) -> None:
             keys = doomed.command("KEYS", "*")
             assert GRAPH_PREFIX + name in keys, keys
         load = Load(cluster.url, name)
-        threads = [threading.Thread(target=load.writer)]
-        threads += [threading.Thread(target=load.reader) for _ in range(4)]
+        # Daemon threads, stopped in `finally`: a failure anywhere below (the cluster not
+        # agreeing, say) must not leave them running and the test process unable to exit.
+        threads = [threading.Thread(target=load.writer, daemon=True)]
+        threads += [threading.Thread(target=load.reader, daemon=True) for _ in range(4)]
         for t in threads:
             t.start()
-        wait_until(lambda: len(load.acknowledged) >= 10 and len(load.reads) >= 20, 60, "load")
         killed = time.monotonic()
-        doomed.kill()
-        time.sleep(1.5)  # a master lost and not yet replaced: the clients meet the switch
-        cluster.promote(heir)
-        cluster.wait_ok()
-        promoted = time.monotonic()
-        before = len(load.acknowledged)
-        # Recovered without a restart: the same clients read and write again.
         try:
+            wait_until(lambda: len(load.acknowledged) >= 10 and len(load.reads) >= 20, 60, "load")
+            killed = time.monotonic()
+            doomed.kill()
+            time.sleep(1.5)  # a master lost and not yet replaced: the clients meet the switch
+            cluster.promote(heir)
+            cluster.wait_ok()
+            promoted = time.monotonic()
+            before = len(load.acknowledged)
+            # Recovered without a restart: the same clients read and write again.
             wait_until(lambda: len(load.acknowledged) >= before + 10, 60, "writes after failover")
             wait_until(
                 lambda: sum(1 for when, _ in load.reads if when > promoted + 2) >= 20,

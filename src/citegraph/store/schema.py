@@ -35,7 +35,6 @@ INDEXES: tuple[tuple[str, str, str], ...] = (
     ("Entity", "norm", "RANGE"),
     ("RELATES", "document_id", "EDGE"),
     ("RELATES", "binding_document_id", "EDGE"),
-    ("RELATES", "link_id", "EDGE"),
     ("ExtractionReply", "key", "RANGE"),
 )
 

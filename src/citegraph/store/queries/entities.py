@@ -129,8 +129,9 @@ RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r
 # last field of a row): one already stored is kept as it is, with any audit verdict on it,
 # and marked with this pass ($pass); the others are created so marked; then every link bound
 # in a configuration document and not marked by this pass is removed. Mentions are added
-# where the entity has none in that chunk yet. Lookups go through indexes (link_id,
-# binding_document_id), so a pass costs a lookup per link, not a comparison with each.
+# where the entity has none in that chunk yet. A link is looked up between its two ends
+# (the entity key index) and the links bound in a document by the binding_document_id
+# index, so a pass costs a lookup per link, not a comparison with each.
 # $entities: [key, name, type, norm]; $mentions: [chunk id, key, start byte, end byte,
 # document id]; $relations: as WRITE_RELATIONS's rows (no description), then the binding's
 # document id, then the identity. `[null]` keeps a row flowing through an empty UNWIND.
@@ -153,7 +154,7 @@ FOREACH (m IN $mentions |
   ON CREATE SET x.start_byte = m[2], x.end_byte = m[3], x.document_id = m[4], x.count = 1)
 WITH now
 UNWIND CASE WHEN size($relations) = 0 THEN [null] ELSE $relations END AS r
-OPTIONAL MATCH ()-[kept:RELATES {link_id: r[15]}]->()
+OPTIONAL MATCH (:Entity {key: r[0]})-[kept:RELATES {link_id: r[15]}]->(:Entity {key: r[1]})
 FOREACH (_ IN CASE WHEN kept IS NULL THEN [] ELSE [1] END | SET kept.link_pass = $pass)
 FOREACH (_ IN CASE WHEN r IS NULL OR kept IS NOT NULL THEN [] ELSE [1] END |
   MERGE (a:Entity {key: r[0]})
