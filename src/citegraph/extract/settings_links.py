@@ -10,11 +10,12 @@ read), and each address setting taken becomes a `calls` relation. Its quote is t
 in the map's file; its source is bound at the workload's name, in the workload's file
 (`binding_document_id`).
 
-All such relations are replaced at once by one store query, and only if the configuration
-documents are still the ones read; otherwise they are read again. Whoever changes a
-configuration document links again afterwards, so a run that keeps finding them changed
-leaves the linking to that one. A document replaced or deleted takes the relations bound in it
-along (store/queries/documents.py).
+All such relations are brought up to date by one store query (a link already stored is kept
+as it is, with any audit verdict; those no longer stated go), written only if the
+configuration documents are still the ones read; otherwise they are read again. Whoever
+changes a configuration document links again afterwards, so a run that keeps finding them
+changed leaves the linking to that one. A document replaced or deleted takes the relations
+bound in it along (store/queries/documents.py).
 """
 
 from __future__ import annotations
