@@ -123,23 +123,29 @@ def _named(text: str, node: Any) -> Located:
     return located
 
 
+def _target(raw: Located, value: str, skip: int, owner: Located) -> Located | None:
+    """The host a setting's `value` names, located in `raw` (the stored text holding the
+    value, quotes kept, which starts `skip` characters before it); None when it names none,
+    or its owner itself (a database taking its own settings: no dependency)."""
+    found = _host(value)
+    if found is None or _same(found[0], owner.text):
+        return None
+    # In the raw text the host is at or after where the value has it.
+    offset = raw.text.find(found[0], skip + found[1])
+    if offset < 0:
+        return None
+    at = raw.start + offset
+    return Located(found[0], at, at + len(found[0]))
+
+
 def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> StructuralRelation | None:
     value = _scalar(value_node)
-    if value is None:
+    target = None if value is None else _target(_located(text, value_node), value, 0, owner)
+    if target is None:
         return None
-    found = _host(value)
-    raw = text[value_node.start_mark.index : value_node.end_mark.index]
-    # In the raw text (quotes kept) the host is at or after where the value has it.
-    offset = -1 if found is None else raw.find(found[0], found[1])
-    if found is None or offset < 0:
-        return None
-    host = found[0]
-    if _same(host, owner.text):
-        return None  # its own address (a database taking its own settings): no dependency
-    at = value_node.start_mark.index + offset
     start = name_node.start_mark.index
     evidence = Located(text[start : value_node.end_mark.index], start, value_node.end_mark.index)
-    return StructuralRelation("calls", evidence, owner, Located(host, at, at + len(host)))
+    return StructuralRelation("calls", evidence, owner, target)
 
 
 def _settings(
@@ -158,14 +164,10 @@ def _settings(
             if value is not None and "=" in value:  # a compose list: - KEY=value
                 key, _, setting = value.partition("=")
                 if _names_an_address(key, setting, env):
-                    found = _host(setting)
-                    if found is not None and not _same(found[0], owner.text):
-                        raw = _located(text, item)
-                        offset = raw.text.find(found[0], raw.text.find("=") + 1 + found[1])
-                        if offset >= 0:
-                            at = raw.start + offset
-                            target = Located(found[0], at, at + len(found[0]))
-                            yield StructuralRelation("calls", raw, owner, target)
+                    raw = _located(text, item)
+                    target = _target(raw, setting, raw.text.find("=") + 1, owner)
+                    if target is not None:
+                        yield StructuralRelation("calls", raw, owner, target)
             else:
                 yield from _settings(text, owner, item, seen)
         return

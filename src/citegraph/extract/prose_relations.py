@@ -180,6 +180,16 @@ _OTHER_AGENT = frozenset({
 })  # fmt: skip
 
 
+def _leaves_the_subject(words: list[str]) -> bool:
+    """Whether `words`, between a name (or an aside after it) and a verb, leave the name the
+    verb's subject: a few words, none opening a clause or giving the verb another agent."""
+    return (
+        len(words) <= _MAX_SUBJECT_WORDS
+        and not _CLAUSE_WORDS.intersection(words)
+        and not _another_agent(words)
+    )
+
+
 def _another_agent(words: list[str]) -> bool:
     """Whether the verb after `words` (the gap after a name) is done by someone else: the
     last pronoun or letting verb is followed only by auxiliaries and adverbs ("the X you
@@ -206,9 +216,7 @@ def _after_aside(text: str, names: list[_Name], verb_start: int) -> _Name | None
         return None
     inside = aside.group("comma") or aside.group("paren") or aside.group("dash") or ""
     rest = re.findall(r"[\w'’-]+", aside.group("rest").lower())
-    if _ASIDE_ENDS.search(inside) or len(rest) > _MAX_SUBJECT_WORDS:
-        return None
-    if _CLAUSE_WORDS.intersection(rest) or _another_agent(rest):
+    if _ASIDE_ENDS.search(inside) or not _leaves_the_subject(rest):
         return None
     before = [n for n in names if n.end <= aside.start()]
     if not before or text[before[-1].end : aside.start()].strip("`* "):
@@ -238,11 +246,7 @@ def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
         if gap.startswith(("'s ", "’s ")):
             return None  # "the frontend's help page calls...": the page does, not the frontend
         words = re.findall(r"[\w'’-]+", gap.lower())
-        if "," in gap or len(words) > _MAX_SUBJECT_WORDS or _CLAUSE_WORDS.intersection(words):
-            return None
-        if _another_agent(words):
-            return None
-        return name
+        return name if "," not in gap and _leaves_the_subject(words) else None
     return None
 
 

@@ -30,8 +30,8 @@ from ..values.documents import Chunk, Document
 from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
-from .modality import DEFAULT_CUES, CueTable, assess
-from .structural import DocumentText, StructuralRelation
+from .modality import DEFAULT_CUES, CueTable
+from .structural import DocumentText, StructuralRelation, relation_row
 
 CONFIG_TYPES = ("application/yaml", "application/json")
 # A file that holds none of these neither defines a settings map nor takes one.
@@ -161,17 +161,6 @@ def _ground(
         key = entity_key(end.text, kind)
         mentions.append(mention_row(key, end.text, kind, chunk, file.document, text.match(end)))
         ends.append(key)
-    inside = ((target.start - evidence.start, target.end - evidence.start),)
-    polarity, modality = assess(evidence.text, inside, cues)
-    start, stop = there.byte_span(evidence)
-    (a_start, a_end), (b_start, b_end) = here.byte_span(source), there.byte_span(target)
-    row = {
-        "a": ends[0], "b": ends[1], "type": relation.type,
-        "polarity": polarity.value, "modality": modality.value,
-        "quote": evidence.text, "chunk_id": home[0].id, "document_id": holder.document.id,
-        "start_byte": start, "end_byte": stop,
-        "a_start_byte": a_start, "a_end_byte": a_end,
-        "b_start_byte": b_start, "b_end_byte": b_end,
-        "binding_document_id": workload.document.id,
-    }  # fmt: skip
+    row = relation_row(relation, (ends[0], ends[1]), there, here, home[0], holder.document.id, cues)
+    row["binding_document_id"] = workload.document.id
     relations.setdefault(link_identity(row), row)  # one statement, one relation

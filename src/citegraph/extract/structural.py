@@ -136,21 +136,41 @@ def ground_structural(
                     mention_row(key, end.text, kind, chunk, document, text.match(end))
                 )
                 report.mentions += 1
-        evidence = relation.evidence
-        inside = tuple(
-            (e.start - evidence.start, e.end - evidence.start)
-            for _, e, _, _ in ends
-            if evidence.start <= e.start and e.end <= evidence.end
-        )
-        polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
-        start, stop = text.byte_span(evidence)
-        (a_start, a_end), (b_start, b_end) = text.byte_span(ends[0][1]), text.byte_span(ends[1][1])
-        relations.append({
-            "a": ends[0][0], "b": ends[1][0], "type": relation.type,
-            "polarity": polarity.value, "modality": modality.value,
-            "quote": evidence.text, "chunk_id": home[0].id, "document_id": document.id,
-            "start_byte": start, "end_byte": stop,
-            "a_start_byte": a_start, "a_end_byte": a_end,
-            "b_start_byte": b_start, "b_end_byte": b_end,
-        })  # fmt: skip
+        keys = (ends[0][0], ends[1][0])
+        relations.append(relation_row(relation, keys, text, text, home[0], document.id, cues))
         report.relations += 1
+
+
+def relation_row(
+    relation: StructuralRelation,
+    keys: tuple[str, str],
+    there: DocumentText,
+    here: DocumentText,
+    home: Chunk,
+    document_id: str,
+    cues: CueTable,
+) -> dict[str, Any]:
+    """The stored row of a grounded relation (keys: its ends' entities): its quote and
+    target located in `there` (document `document_id`, chunk `home`), its source in `here`,
+    the same text or another file's. Polarity and modality are read from the quote around
+    the ends it holds."""
+    evidence = relation.evidence
+    inside = tuple(
+        (e.start - evidence.start, e.end - evidence.start)
+        for e, text in ((relation.source, here), (relation.target, there))
+        if text is there and evidence.start <= e.start and e.end <= evidence.end
+    )
+    polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
+    start, stop = there.byte_span(evidence)
+    (a_start, a_end), (b_start, b_end) = (
+        here.byte_span(relation.source),
+        there.byte_span(relation.target),
+    )
+    return {
+        "a": keys[0], "b": keys[1], "type": relation.type,
+        "polarity": polarity.value, "modality": modality.value,
+        "quote": evidence.text, "chunk_id": home.id, "document_id": document_id,
+        "start_byte": start, "end_byte": stop,
+        "a_start_byte": a_start, "a_end_byte": a_end,
+        "b_start_byte": b_start, "b_end_byte": b_end,
+    }  # fmt: skip

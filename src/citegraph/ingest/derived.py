@@ -60,9 +60,9 @@ def extract(
         extractor, pending, chunks_of, repo, entities, spending, prefetched=prefetched,
         resumed=resumed,
     )  # fmt: skip
-    if any(r.status is IngestStatus.REPLACED for r in results):
-        entities.drop_orphans()
     replaced = any(r.status is IngestStatus.REPLACED for r in results)
+    if replaced:
+        entities.drop_orphans()
     done = [d for d in pending if d.id in reports]
     link_settings_after(done, repo, entities, extractor, force=replaced)
     by = name_of(extractor)
