@@ -400,6 +400,78 @@ def test_an_environment_value_that_is_an_address_is_a_call_whatever_its_name(
     _assert_located(scope, scope.relations())
 
 
+SPRING = b"""spring:
+  application:
+    name: gateway
+  config:
+    import: optional:configserver:${CONFIG_SERVER_URL:http://localhost:8888/}
+  cloud:
+    gateway:
+      server:
+        webflux:
+          routes:
+            - id: vets
+              uri: lb://vets-service
+              predicates:
+                - Path=/api/vet/**
+  rabbitmq:
+    host: events-broker
+  docs:
+    homepage: https://github.com/shop/gateway
+---
+spring:
+  config:
+    activate:
+      on-profile: docker
+    import: configserver:http://config-server:8888
+eureka:
+  client:
+    serviceUrl:
+      defaultZone: http://discovery:8761/eureka/
+"""
+
+DEFAULTS = b"""services:
+  web:
+    image: shop/web
+    environment:
+      CART_ADDR: ${CART_ADDR:-cart:7070}
+      STOCK_URL: "http://${STOCK_HOST-stock}:8080/v1"
+      ORDERS_ADDR: ${ORDERS_ADDR}
+      AUDIT_ADDR: ${AUDIT_ADDR:?the audit address is needed}
+"""
+
+
+def test_a_spring_settings_file_is_its_applications_in_every_profile(scope: Scope) -> None:
+    """`spring.application.name` names the owner of every document of the file (one per
+    profile); its settings are read as an environment, at any depth: a route's `lb://` URI,
+    a config-server import, a one-label URL under any key. A public web address (dots in
+    its host) under a key that does not name an address is not a call."""
+    scope.ingest(SPRING, name="gateway/application.yml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("gateway", "calls", "vets-service"),
+        ("gateway", "calls", "events-broker"),
+        ("gateway", "calls", "config-server"),
+        ("gateway", "calls", "discovery"),
+    }
+    quotes = {r.quote for r in scope.relations() if not r.weak}
+    assert "uri: lb://vets-service" in quotes
+    assert "defaultZone: http://discovery:8761/eureka/" in quotes
+    _assert_located(scope, scope.relations())
+
+
+def test_a_reference_with_a_default_names_the_default(scope: Scope) -> None:
+    """`${CART_ADDR:-cart:7070}` says the address is cart's unless the setting is given
+    elsewhere; a reference with no default (or with an error instead) names nothing here."""
+    scope.ingest(DEFAULTS, name="compose.yaml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("web", "calls", "cart"),
+        ("web", "calls", "stock"),
+    }
+    targets = {(r.target, r.quote) for r in scope.relations() if not r.weak}
+    assert ("cart", "CART_ADDR: ${CART_ADDR:-cart:7070}") in targets
+    _assert_located(scope, scope.relations())
+
+
 def test_a_manifest_owner_in_another_chunk_is_bound_where_it_is_declared(tmp_path: Path) -> None:
     """Small chunks put a Deployment's name chunks away from its settings: the setting is the
     evidence (in one chunk, never split), the owner is named where the manifest declares it."""

@@ -25,69 +25,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .config_values import (
+    MAX_CONFIG_CHARS,
+    SETTING_NAME,
+    host_in,
+    names_an_address,
+    same_component,
+)
 from .structural import Located, StructuralRelation
-
-_SETTING = re.compile(
-    r"[A-Za-z0-9_]*?(?:_|^)(?:ADDR|ADDRESS|HOST|HOSTNAME|URL|URI|ENDPOINT|SERVER)", re.I
-)
-_HOST = re.compile(
-    # A scheme, compound ones too ("jdbc:postgresql://"), then any user part.
-    r"(?:(?:[a-z][a-z0-9+.-]*:)?[a-z][a-z0-9+.-]*://)?(?:[^@/\s]+@)?"
-    r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:/\S*)?"
-)
-_NOT_A_COMPONENT = frozenset({"localhost", "127", "0", "example", "http", "https"})
-# Parsing is for configuration files, not data dumps: bigger texts are not parsed.
-MAX_CONFIG_CHARS = 2_000_000
-
-
-def _host(value: str) -> tuple[str, int] | None:
-    """The component a setting's value names (the first label of its host) and where."""
-    if "$" in value or "{" in value:
-        return None  # a reference to another setting, not an address
-    match = _HOST.fullmatch(value.strip())
-    if match is None:
-        return None
-    host = match.group("host")
-    if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
-        return None
-    return host, match.start("host") + len(value) - len(value.lstrip())
-
-
-# A bare `hostname` is the owner's own name (a compose service's, a pod's), not another's.
-_OWN_NAME_KEYS = frozenset({"hostname", "host_name"})
-# In an environment, a value that is itself an address says so whatever its name: a host
-# with a port ("user-db:27017") or a cluster service name ("zipkin.tracing.svc").
-_ADDRESS_VALUE = re.compile(
-    r"(?:[a-z][a-z0-9+.-]*://)?[A-Za-z][A-Za-z0-9-]*"
-    r"(?::\d{2,5}|(?:\.[A-Za-z0-9-]+)*\.svc(?:\.cluster\.local)?(?::\d{2,5})?)(?:/\S*)?"
-)
-
-
-# A setting naming an image, a tag or a version holds "node:18", not an address.
-_NOT_AN_ADDRESS_NAME = re.compile(r"IMAGE|TAG|VERSION|RELEASE|BASE", re.I)
-
-
-def _names_an_address(key: str, value: str | None, env: bool) -> bool:
-    """Whether a setting states another component's address: by its name, or, in an
-    environment (`env`), by a value that can only be an address: a cluster service name, or
-    a host with a port of 80 or more (image tags are small numbers: "postgres:13")."""
-    key = key.strip()
-    if key.casefold() in _OWN_NAME_KEYS:
-        return False
-    if _SETTING.fullmatch(key):
-        return True
-    if not env or value is None or _NOT_AN_ADDRESS_NAME.search(key):
-        return False
-    shaped = _ADDRESS_VALUE.fullmatch(value.strip())
-    if shaped is None:
-        return False
-    port = re.search(r":(\d+)(?:/|$)", value.strip())
-    return ".svc" in value or (port is not None and int(port.group(1)) >= 80)
-
-
-def _same(host: str, owner: str) -> bool:
-    """Whether a host is the owner's own name (case, hyphens and underscores aside)."""
-    return re.sub("[-_]", "", host.casefold()) == re.sub("[-_]", "", owner.casefold())
 
 
 def _scalar(node: Any) -> str | None:
@@ -127,8 +72,8 @@ def _target(raw: Located, value: str, skip: int, owner: Located) -> Located | No
     """The host a setting's `value` names, located in `raw` (the stored text holding the
     value, quotes kept, which starts `skip` characters before it); None when it names none,
     or its owner itself (a database taking its own settings: no dependency)."""
-    found = _host(value)
-    if found is None or _same(found[0], owner.text):
+    found = host_in(value)
+    if found is None or same_component(found[0], owner.text):
         return None
     # In the raw text the host is at or after where the value has it.
     offset = raw.text.find(found[0], skip + found[1])
@@ -149,10 +94,11 @@ def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> Structu
 
 
 def _settings(
-    text: str, owner: Located, node: Any, seen: set[int], env: bool = False
+    text: str, owner: Located, node: Any, seen: set[int], env: bool = False, anywhere: bool = False
 ) -> Iterator[StructuralRelation]:
     """Relations stated by the settings anywhere under `node` (aliases visited once); `env`:
-    `node` is a compose service's `environment` mapping."""
+    `node` is a compose service's `environment` mapping; `anywhere`: every mapping under
+    `node` is read as one (a Spring application's settings file is all environment)."""
     import yaml
 
     if id(node) in seen:
@@ -163,17 +109,17 @@ def _settings(
             value = _scalar(item)
             if value is not None and "=" in value:  # a compose list: - KEY=value
                 key, _, setting = value.partition("=")
-                if _names_an_address(key, setting, env):
+                if names_an_address(key, setting, env):
                     raw = _located(text, item)
                     target = _target(raw, setting, raw.text.find("=") + 1, owner)
                     if target is not None:
                         yield StructuralRelation("calls", raw, owner, target)
             else:
-                yield from _settings(text, owner, item, seen)
+                yield from _settings(text, owner, item, seen, anywhere, anywhere)
         return
     named = next(((k, v) for k, v in _pairs(node) if _scalar(k) == "name"), None)
     value = _get(node, "value")
-    if named is not None and _names_an_address(_scalar(named[1]) or "", _scalar(value), True):
+    if named is not None and names_an_address(_scalar(named[1]) or "", _scalar(value), True):
         # A Kubernetes env entry: the evidence runs from `name:` to the end of its value.
         relation = _call(text, owner, named[0], value)
         if relation is not None:
@@ -181,14 +127,17 @@ def _settings(
     for key, child in _pairs(node):
         key_text = _scalar(key)
         scalar = _scalar(child)
-        if key_text is not None and _names_an_address(key_text, scalar, env):
-            relation = _call(text, owner, key, child) if scalar is not None else None
+        if key_text is not None and scalar is not None and names_an_address(key_text, scalar, env):
+            # (an address-named key holding a mapping, Spring's `gateway: server:`, is read into)
+            relation = _call(text, owner, key, child)
             if relation is not None:
                 yield relation
         elif key_text == "depends_on":
             yield from _depends_on(text, owner, key, child)
         else:
-            yield from _settings(text, owner, child, seen, key_text == "environment")
+            yield from _settings(
+                text, owner, child, seen, anywhere or key_text == "environment", anywhere
+            )
 
 
 def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[StructuralRelation]:
@@ -245,6 +194,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
     except yaml.YAMLError:
         return read  # not YAML after all: nothing structural to read
     imports: list[tuple[Located, str | None, Import]] = []
+    application = next((n for n in map(_application_name, documents) if _scalar(n)), None)
     for root in documents:
         if root is None:
             continue
@@ -255,6 +205,12 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
                     read.relations.extend(_settings(text, _named(text, key), body, set()))
             continue
         kind = _scalar(_get(root, "kind"))
+        if application is not None and not kind:
+            # Every document of a Spring settings file (one per profile) is the application's.
+            if relations:
+                owner_at = _named(text, application)
+                read.relations.extend(_settings(text, owner_at, root, set(), True, True))
+            continue
         metadata = _get(root, "metadata")
         owner = _get(metadata, "name") if kind else None
         owner = owner if owner is not None else _get(root, "name")
@@ -276,6 +232,11 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             read.relations.extend(taken_settings(text, ref[0], held[0][1], ref[2], owner))
     read.relations = _distinct(read.relations)
     return read
+
+
+def _application_name(root: Any) -> Any:
+    """A Spring Boot settings file's `spring.application.name`: the service it configures."""
+    return _get(_get(_get(root, "spring"), "application"), "name")
 
 
 def in_namespace(maps: list[Held], namespace: str | None) -> list[Held]:
@@ -312,7 +273,7 @@ def taken_settings(
     for data in ("stringData",) if kind == "Secret" else ("data",):
         for setting, value in _pairs(_get(held, data)):
             wanted = _scalar(setting)
-            if wanted and (wanted == key if key else _SETTING.fullmatch(wanted)):
+            if wanted and (wanted == key if key else SETTING_NAME.fullmatch(wanted)):
                 relation = _call(text, owner, setting, value)
                 if relation is not None:
                     found.append(relation)
@@ -357,7 +318,7 @@ def _references(root: Any) -> Iterator[Import]:
                 for by, kind in _KEY_REFS.items():
                     taken = _get(child, by)
                     name, wanted = _scalar(_get(taken, "name")), _scalar(_get(taken, "key"))
-                    if name and wanted and _SETTING.fullmatch(entry):
+                    if name and wanted and SETTING_NAME.fullmatch(entry):
                         yield kind, name, wanted
             else:
                 pending.append(child)
@@ -374,10 +335,10 @@ def toml_relations(text: str) -> list[StructuralRelation]:
     found: list[StructuralRelation] = []
     sections = list(_TOML_SECTION.finditer(text))
     for match in _TOML_SETTING.finditer(text):
-        if not _SETTING.fullmatch(match.group(1)):
+        if not SETTING_NAME.fullmatch(match.group(1)):
             continue
         heading = next((s for s in reversed(sections) if s.start() < match.start()), None)
-        host = _host(match.group(3))
+        host = host_in(match.group(3))
         if heading is None or host is None:
             continue
         dotted = heading.group(1)

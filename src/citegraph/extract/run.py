@@ -26,7 +26,8 @@ from .calls import (
     propose,
     window_text,
 )
-from .config_relations import MAX_CONFIG_CHARS, toml_relations, yaml_relations
+from .config_relations import toml_relations, yaml_relations
+from .config_values import MAX_CONFIG_CHARS
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
