@@ -152,6 +152,26 @@ def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> 
     }
 
 
+def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
+    """After an article, a name followed by a noun is part of a longer subject ("the `main`
+    branch uses", seen in Spring PetClinic's README): nothing is said of the name. A word for
+    the component itself, a verb leading into the verb phrase, an adverb, a pronoun keep it."""
+    scope.ingest(
+        b"The `main` branch uses the Temurin image.\n"
+        b"The frontend make target calls the payment service.\n"
+        b"The checkoutservice pod calls the shipping service.\n"
+        b"The Tax Office made use of AUSTPAC.\n"
+        b"The ledger service currently reads from the ledger database.\n"
+        b"The `Temurin` image also uses the `main` branch.\n",
+        name="modifiers.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("checkoutservice", "calls", "shipping service"),
+        ("Tax Office", "uses", "AUSTPAC"),
+        ("ledger service", "reads", "ledger database"),
+    }
+
+
 def test_an_aside_between_subject_and_verb_keeps_the_subject(scope: Scope) -> None:
     """An aside in commas, parentheses or dashes, however long, and even naming another
     thing, leaves the subject what it was (with dashes, "Redis writes to the cart store" was

@@ -246,8 +246,43 @@ def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
         if gap.startswith(("'s ", "’s ")):
             return None  # "the frontend's help page calls...": the page does, not the frontend
         words = re.findall(r"[\w'’-]+", gap.lower())
+        if words and _modifies_a_noun(text, name, words[0]):
+            return None  # "The `main` branch uses...": the branch does, not main
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+# Words that, right after a component's name, still name that component ("the cart pod").
+_SAME_THING = frozenset({
+    "service", "microservice", "pod", "pods", "container", "containers", "deployment",
+    "instance", "instances", "process", "processes", "app", "application", "server",
+    "binary", "daemon", "worker", "workers", "replica", "replicas", "job", "itself",
+})  # fmt: skip
+_PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
+# Verbs that lead into a verb phrase ("made use of", "has access to"): the name is the subject.
+_LEADING_VERBS = frozenset({
+    "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
+    "kept", "sets", "set", "goes", "went",
+})  # fmt: skip
+_DETERMINER = re.compile(
+    r"(?:\A|[^\w-])(?:the|a|an|our|your|their|its|this|that|each|every)\W*\Z", re.I
+)
+
+
+def _modifies_a_noun(text: str, name: _Name, next_word: str) -> bool:
+    """Whether `name`, after an article and before `next_word`, is a modifier in a longer
+    noun phrase ("the `main` branch", "the frontend make target"): the word after it is
+    neither an auxiliary, an adverb, a pronoun, a verb ("made use of", "deployed") nor a
+    word for the component itself ("the cart pod")."""
+    if not _DETERMINER.search(text, max(0, name.start - 12), name.start):
+        return False
+    return not (
+        next_word in _PRONOUN_LEADS
+        or next_word in _SAME_THING
+        or next_word in _PERSONS
+        or next_word in _LEADING_VERBS
+        or next_word.endswith(("ly", "ed"))
+    )
 
 
 def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
