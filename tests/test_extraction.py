@@ -39,6 +39,29 @@ def test_shapes_of_names() -> None:
     assert not any(name in {"When", "Set", "the"} for name, _ in found)
 
 
+def test_an_acronym_opens_a_longer_name_and_stays_a_name_of_its_own() -> None:
+    """ "The HTTP Load Generator" is one name (it had been "HTTP" and "Load Generator", and
+    "Load Generator" then read as the object of its own subject), and HTTP a name too;
+    acronyms side by side stay apart, an acronym after a name does not join it ("Artemis
+    II" reads as a person's name by shape), and a setting such as DB_HOST joins no name."""
+    found = _names(
+        "The HTTP Load Generator runs. When the US Congress met, HTTP GET requests went to "
+        "Amazon S3 and DB_HOST Settings changed."
+    )
+    assert {
+        ("HTTP Load Generator", "name"),
+        ("HTTP", "acronym"),
+        ("US Congress", "name"),
+        ("US", "acronym"),
+        ("GET", "acronym"),
+        ("Amazon", "name"),
+        ("S3", "acronym"),
+    } <= found
+    assert not {("Load Generator", "name"), ("HTTP GET", "name"), ("Congress", "name")} & found
+    assert ("Amazon S3", "name") not in found
+    assert not any(name.startswith("DB_HOST ") for name, _ in found)
+
+
 def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert _names("Use the form. Then wait. Alice waits. Then Alice leaves.") == {("Alice", "name")}
 

@@ -155,14 +155,17 @@ def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> 
 def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
     """After an article, a name followed by a noun is part of a longer subject ("the `main`
     branch uses", seen in Spring PetClinic's README): nothing is said of the name. A word for
-    the component itself, a verb leading into the verb phrase, an adverb, a pronoun keep it."""
+    the component itself, a verb leading into the verb phrase, an adverb, a pronoun keep it.
+    A thing and a part of its own name ("HTTP Load Generator", "load generator") state no
+    dependency."""
     scope.ingest(
         b"The `main` branch uses the Temurin image.\n"
         b"The frontend make target calls the payment service.\n"
         b"The checkoutservice pod calls the shipping service.\n"
         b"The Tax Office made use of AUSTPAC.\n"
         b"The ledger service currently reads from the ledger database.\n"
-        b"The `Temurin` image also uses the `main` branch.\n",
+        b"The `Temurin` image also uses the `main` branch.\n"
+        b"The HTTP Load Generator must run on two machines. It uses a load generator.\n",
         name="modifiers.md",
     )
     assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
@@ -476,6 +479,37 @@ def test_a_spring_settings_file_is_its_applications_in_every_profile(scope: Scop
     quotes = {r.quote for r in scope.relations() if not r.weak}
     assert "uri: lb://vets-service" in quotes
     assert "defaultZone: http://discovery:8761/eureka/" in quotes
+    _assert_located(scope, scope.relations())
+
+
+PROPERTIES = b"""# visits service
+spring.application.name=visits
+spring.datasource.url=jdbc:mysql://visits-db:3306/petclinic
+spring.rabbitmq.host = events
+eureka.client.serviceUrl.defaultZone: http://discovery:8761/eureka/
+spring.cloud.gateway.routes[0].uri=lb://vets-service
+server.port=8082
+docs.homepage=https://github.com/shop/visits
+notes=see http://wiki:8080/visits \\
+  and more
+"""
+
+
+def test_a_properties_file_is_read_for_the_application_it_names(scope: Scope) -> None:
+    """`application.properties` is configuration: the application it names calls what its
+    address settings name, each quoted at its line; a file naming no application (a
+    messages file) states nothing."""
+    scope.ingest(PROPERTIES, name="visits/application.properties")
+    scope.ingest(b"welcome=Welcome\nbackend.url=http://api:8080\n", name="messages.properties")
+    assert scope.documents()[0].media_type == "text/x-java-properties"
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("visits", "calls", "visits-db"),
+        ("visits", "calls", "events"),
+        ("visits", "calls", "discovery"),
+        ("visits", "calls", "vets-service"),
+    }
+    quotes = {r.quote for r in scope.relations() if not r.weak}
+    assert "spring.rabbitmq.host = events" in quotes
     _assert_located(scope, scope.relations())
 
 

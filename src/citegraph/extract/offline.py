@@ -141,7 +141,16 @@ class OfflineExtractor:
             _flush(text, run, add)
 
         for start, end, word, kind, opens in words:
-            if kind == "capitalised":
+            # An acronym is a name of its own and may open a longer one ("HTTP Load Generator"),
+            # not close one: "Artemis II", "Amazon S3" stay as they were read before.
+            if kind == "acronym":
+                add(word, kind, start)
+                if run:
+                    flush()
+                    run = []
+                if not word.isalnum():  # "DB_HOST" is a setting, not a word of a name
+                    kind = None
+            if kind == "capitalised" or kind == "acronym":
                 joined = (
                     previous_end >= 0
                     and (
@@ -160,7 +169,7 @@ class OfflineExtractor:
                 if run:
                     flush()
                     run = []
-                if kind is not None:
+                if kind is not None and kind != "acronym":
                     add(word, kind, start)
             previous_end = end
         if run:
@@ -178,10 +187,14 @@ def _flush(text: str, run: list[Word], add: Callable[[str, str, int], None]) -> 
     """A run of capitalised words (joined by spaces and connectors) as one name: without
     leading stopwords, and not longer than a name gets."""
     first = 0
-    while first < len(run) and run[first][2].lower() in STOPWORDS:
+    while first < len(run) and run[first][2].lower() in STOPWORDS and not _acronym(run[first]):
         first += 1
-    if first == len(run):
-        return
+    if all(_acronym(word) for word in run[first:]):
+        return  # acronyms alone ("HTTP GET") are each named already
     name = text[run[first][0] : run[-1][1]]
     if name.count(" ") < _MAX_NAME_WORDS:
         add(name, "name", run[first][0])
+
+
+def _acronym(word: Word) -> bool:
+    return _kind_of(word[2]) == "acronym"

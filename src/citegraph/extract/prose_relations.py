@@ -286,8 +286,15 @@ def _modifies_a_noun(text: str, name: _Name, next_word: str) -> bool:
 
 
 def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
-    if normalise_name(a) != normalise_name(b):
+    if not _part_of(normalise_name(a), normalise_name(b)):
         found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
+
+
+def _part_of(a: str, b: str) -> bool:
+    """Whether one name is the other or whole words of it ("HTTP Load Generator" and "load
+    generator"): a thing and a part of its own name state no dependency."""
+    shorter, longer = sorted((a, b), key=len)
+    return f" {shorter} " in f" {longer} "
 
 
 def _stated(sentence: str, names: list[_Name], verbs: VerbTable) -> list[tuple[_Name, _Name, str]]:

@@ -34,6 +34,7 @@ from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
 from .modality import DEFAULT_CUES, CueTable
 from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
+from .properties_relations import properties_relations
 from .prose_relations import Names, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .writes import BackgroundWrites, Rows
@@ -385,6 +386,8 @@ class _Structure:
             found = yaml_relations(text.text)
         elif media == "application/toml":
             found = toml_relations(text.text)
+        elif media == "text/x-java-properties":
+            found = properties_relations(text.text)
         elif may_hold_diagrams(text.text):
             found = diagram_relations(text.text, self.cues.verbs)
         if not found:

@@ -20,12 +20,15 @@ MEDIA_TYPES = {
     ".yml": "application/yaml",
     ".json": "application/json",
     ".toml": "application/toml",
+    ".properties": "text/x-java-properties",
 }
 TEXT_TYPES = ("text/plain", "text/markdown", "application/yaml", "application/json",
-              "application/toml")  # fmt: skip
+              "application/toml", "text/x-java-properties")  # fmt: skip
 SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
 # Read for their structure too (chunked by indentation, settings read as relations).
-CONFIGURATION_TYPES = ("application/yaml", "application/json", "application/toml")
+CONFIGURATION_TYPES = (
+    "application/yaml", "application/json", "application/toml", "text/x-java-properties"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -40,9 +40,10 @@ def ingest(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml as configuration); "
-            "folders recursively. A file given alone is named by its file name, a file in a "
-            "folder by the folder's name and its path below it (k8s/config.yaml)."
+            help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml .properties as "
+            "configuration); folders recursively. A file given alone is named by its file "
+            "name, a file in a folder by the folder's name and its path below it "
+            "(k8s/config.yaml)."
         ),
     ],
     scope: ScopeOpt = "default",
