@@ -156,8 +156,8 @@ def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
     """After an article, a name followed by a noun is part of a longer subject ("the `main`
     branch uses", seen in Spring PetClinic's README): nothing is said of the name. A word for
     the component itself, a verb leading into the verb phrase, an adverb, a pronoun keep it.
-    A thing and a part of its own name ("HTTP Load Generator", "load generator") state no
-    dependency."""
+    A thing and the head of its own name ("HTTP Load Generator", "load generator") state no
+    dependency; a name and the first words of it do ("Kafka Connect reads from Kafka")."""
     scope.ingest(
         b"The `main` branch uses the Temurin image.\n"
         b"The frontend make target calls the payment service.\n"
@@ -165,13 +165,19 @@ def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
         b"The Tax Office made use of AUSTPAC.\n"
         b"The ledger service currently reads from the ledger database.\n"
         b"The `Temurin` image also uses the `main` branch.\n"
-        b"The HTTP Load Generator must run on two machines. It uses a load generator.\n",
+        b"The HTTP Load Generator must run on two machines. It uses a load generator.\n"
+        b"The cartservice must call the Redis cluster.\n"
+        b"The Redis cluster calls the currencyservice.\n"
+        b"Kafka Connect reads from Kafka.\n",
         name="modifiers.md",
     )
     assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
         ("checkoutservice", "calls", "shipping service"),
         ("Tax Office", "uses", "AUSTPAC"),
         ("ledger service", "reads", "ledger database"),
+        ("cartservice", "calls", "Redis"),
+        ("Redis", "calls", "currencyservice"),
+        ("Kafka Connect", "reads", "Kafka"),
     }
 
 
@@ -459,6 +465,7 @@ DEFAULTS = b"""services:
     environment:
       CART_ADDR: ${CART_ADDR:-cart:7070}
       STOCK_URL: "http://${STOCK_HOST-stock}:8080/v1"
+      RATES_URL: ${RATES_SCHEME:-http}://rates:${RATES_PORT:-8080}
       ORDERS_ADDR: ${ORDERS_ADDR}
       AUDIT_ADDR: ${AUDIT_ADDR:?the audit address is needed}
 """
@@ -482,23 +489,27 @@ def test_a_spring_settings_file_is_its_applications_in_every_profile(scope: Scop
     _assert_located(scope, scope.relations())
 
 
-PROPERTIES = b"""# visits service
-spring.application.name=visits
-spring.datasource.url=jdbc:mysql://visits-db:3306/petclinic
-spring.rabbitmq.host = events
-eureka.client.serviceUrl.defaultZone: http://discovery:8761/eureka/
-spring.cloud.gateway.routes[0].uri=lb://vets-service
-server.port=8082
-docs.homepage=https://github.com/shop/visits
-notes=see http://wiki:8080/visits \\
-  and more
+PROPERTIES = b"""# visits service\r
+spring.application.name=${APP_NAME:visits}\r
+spring.datasource.url=jdbc:${DB_KIND:mysql}://visits-db:3306/petclinic   \r
+spring.rabbitmq.host = events\r
+eureka.client.serviceUrl.defaultZone: http://discovery:8761/eureka/\r
+spring.cloud.gateway.routes[0].uri=lb://vets-service\r
+spring.zipkin.baseUrl=http://zipkin:9411/\r
+spring.mail.host=smtp.mail.example.org\r
+spring.web.cors.allowed-origins=http://webui:3000\r
+server.port=8082\r
+docs.homepage=https://github.com/shop/visits\r
+notes=see http://wiki:8080/visits \\\r
+  and more\r
 """
 
 
 def test_a_properties_file_is_read_for_the_application_it_names(scope: Scope) -> None:
-    """`application.properties` is configuration: the application it names calls what its
-    address settings name, each quoted at its line; a file naming no application (a
-    messages file) states nothing."""
+    """`application.properties` is configuration: the application it names (here by a
+    reference's default) calls what its address settings name, each quoted at its line
+    (CRLF line ends too), a public host named whole; allowed origins are callers, not
+    calls; a file naming no application (a messages file) states nothing."""
     scope.ingest(PROPERTIES, name="visits/application.properties")
     scope.ingest(b"welcome=Welcome\nbackend.url=http://api:8080\n", name="messages.properties")
     assert scope.documents()[0].media_type == "text/x-java-properties"
@@ -507,9 +518,12 @@ def test_a_properties_file_is_read_for_the_application_it_names(scope: Scope) ->
         ("visits", "calls", "events"),
         ("visits", "calls", "discovery"),
         ("visits", "calls", "vets-service"),
+        ("visits", "calls", "zipkin"),
+        ("visits", "calls", "smtp.mail.example.org"),
     }
     quotes = {r.quote for r in scope.relations() if not r.weak}
     assert "spring.rabbitmq.host = events" in quotes
+    assert "spring.datasource.url=jdbc:${DB_KIND:mysql}://visits-db:3306/petclinic" in quotes
     _assert_located(scope, scope.relations())
 
 
@@ -520,6 +534,7 @@ def test_a_reference_with_a_default_names_the_default(scope: Scope) -> None:
     assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
         ("web", "calls", "cart"),
         ("web", "calls", "stock"),
+        ("web", "calls", "rates"),
     }
     targets = {(r.target, r.quote) for r in scope.relations() if not r.weak}
     assert ("cart", "CART_ADDR: ${CART_ADDR:-cart:7070}") in targets

@@ -29,6 +29,7 @@ from .config_values import (
     MAX_CONFIG_CHARS,
     SETTING_NAME,
     host_in,
+    name_in,
     names_an_address,
     same_component,
 )
@@ -194,7 +195,8 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
     except yaml.YAMLError:
         return read  # not YAML after all: nothing structural to read
     imports: list[tuple[Located, str | None, Import]] = []
-    application = next((n for n in map(_application_name, documents) if _scalar(n)), None)
+    named = next((n for n in map(_application_name, documents) if _scalar(n)), None)
+    application = None if named is None else _application(text, named)
     for root in documents:
         if root is None:
             continue
@@ -208,8 +210,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         if application is not None and not kind:
             # Every document of a Spring settings file (one per profile) is the application's.
             if relations:
-                owner_at = _named(text, application)
-                read.relations.extend(_settings(text, owner_at, root, set(), True, True))
+                read.relations.extend(_settings(text, application, root, set(), True, True))
             continue
         metadata = _get(root, "metadata")
         owner = _get(metadata, "name") if kind else None
@@ -237,6 +238,16 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
 def _application_name(root: Any) -> Any:
     """A Spring Boot settings file's `spring.application.name`: the service it configures."""
     return _get(_get(_get(root, "spring"), "application"), "name")
+
+
+def _application(text: str, node: Any) -> Located | None:
+    """Where the application's name is written (`${APP_NAME:cart}`: its default); None when
+    it is no name written in one piece."""
+    written = _named(text, node)
+    name = name_in(written.text)
+    if name is None:
+        return None
+    return Located(name[0], written.start + name[1], written.start + name[1] + len(name[0]))
 
 
 def in_namespace(maps: list[Held], namespace: str | None) -> list[Held]:

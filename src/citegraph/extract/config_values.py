@@ -16,35 +16,80 @@ SETTING_NAME = re.compile(
 _SCHEME = r"(?:[a-z][a-z0-9+.-]*:)*[a-z][a-z0-9+.-]*://"
 _HOST = re.compile(
     rf"(?:{_SCHEME})?(?:[^@/\s]+@)?"  # then any user part
-    r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:/\S*)?"
+    r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?P<domain>(?:\.[A-Za-z0-9-]+)*)"
+    r"(?::\d+)?(?:/\S*)?"
 )
 _NOT_A_COMPONENT = frozenset({"localhost", "127", "0", "example", "http", "https"})
-# One reference to another setting with a default the file states: compose's `${CART:-cart:70}`
+# A public host ("smtp.gmail.com", "api.stripe.com") is named whole: its first label says
+# nothing. A cluster's names ("redis.default.svc.cluster.local") are named by their first.
+_PUBLIC_ENDINGS = frozenset(
+    "com org net io dev app cloud ai co edu gov info biz me us uk de fr jp cn eu ca au in nl "
+    "se ch es it br pl".split()
+)
+# A reference to another setting with a default the file states: compose's `${CART:-cart:70}`
 # and `${CART-cart:70}`, Spring's `${CART:cart:70}` (not compose's `:?` error or `:+` other).
-_REFERENCE = re.compile(r"\$\{\w+(?::?-|:(?![?+]))(?P<default>[^${}]*)\}")
+_REFERENCE = re.compile(r"\$\{\w+(?P<default_mark>:?-|:(?![?+]))?(?P<default>[^${}]*)\}")
 # Parsing is for configuration files, not data dumps: bigger texts are not parsed.
 MAX_CONFIG_CHARS = 2_000_000
 
 
+def with_defaults(value: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """`value` with each reference to another setting replaced by the default it states, and
+    where each piece of the result starts in it and in `value` ((result, original) pairs, in
+    order); None when a reference states no default (the value is in another setting)."""
+    pieces: list[tuple[int, int]] = [(0, 0)]
+    out: list[str] = []
+    at = 0
+    for reference in _REFERENCE.finditer(value):
+        if reference.group("default_mark") is None:
+            return None
+        out.append(value[at : reference.start()])
+        written = sum(map(len, out))
+        pieces.append((written, reference.start("default")))
+        out.append(reference.group("default"))
+        pieces.append((written + len(reference.group("default")), reference.end()))
+        at = reference.end()
+    out.append(value[at:])
+    result = "".join(out)
+    return None if "${" in result else (result, pieces)
+
+
+def original_offset(pieces: list[tuple[int, int]], offset: int) -> int:
+    """Where `offset` in a value read `with_defaults` is in the value as written."""
+    start, origin = [p for p in pieces if p[0] <= offset][-1]  # the last piece begun there
+    return origin + offset - start
+
+
+def name_in(value: str) -> tuple[str, int] | None:
+    """The name a value gives (`cart`, or the default of `${APP_NAME:cart}`) and where it is
+    in `value`; None when it is no name written in one piece."""
+    read = with_defaults(value.strip())
+    if read is None or not read[0]:
+        return None
+    at = original_offset(read[1], 0) + len(value) - len(value.lstrip())
+    return (read[0], at) if value[at : at + len(read[0])] == read[0] else None
+
+
 def host_in(value: str) -> tuple[str, int] | None:
-    """The component a setting's value names (the first label of its host) and where it is
-    in `value`. A reference to another setting names nothing unless it states a default,
-    which is then what the file says the value is."""
-    shift_from, shift = len(value), 0
-    reference = _REFERENCE.search(value)
-    if reference is not None and value.count("$") == 1:
-        shift_from, shift = reference.start(), reference.start("default") - reference.start()
-        value = value[: reference.start()] + reference.group("default") + value[reference.end() :]
-    if "$" in value or "{" in value:
-        return None  # a reference with no default: the address is in another setting
-    match = _HOST.fullmatch(value.strip())
+    """The component a setting's value names and where it is in `value`: the first label of
+    its host, or a public host whole. A reference to another setting names nothing unless it
+    states a default, which is then what the file says the value is."""
+    read = with_defaults(value)
+    if read is None:
+        return None
+    text, pieces = read
+    if "$" in text or "{" in text:
+        return None
+    match = _HOST.fullmatch(text.strip())
     if match is None:
         return None
-    host = match.group("host")
+    host, domain = match.group("host"), match.group("domain")
     if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
         return None
-    at = match.start("host") + len(value) - len(value.lstrip())
-    return host, at + shift if at >= shift_from else at
+    if domain.rsplit(".", 1)[-1].lower() in _PUBLIC_ENDINGS:
+        host += domain
+    at = match.start("host") + len(text) - len(text.lstrip())
+    return host, original_offset(pieces, at)
 
 
 # A bare `hostname` is the owner's own name (a compose service's, a pod's), not another's.
@@ -58,29 +103,33 @@ _ADDRESS_VALUE = re.compile(
 )
 # A setting naming an image, a tag or a version holds "node:18", not an address.
 _NOT_AN_ADDRESS_NAME = re.compile(r"IMAGE|TAG|VERSION|RELEASE|BASE", re.I)
+# Addresses of those that call the owner, not of those it calls: allowed origins, where to
+# send a user back to (OAuth redirects, callbacks).
+_CALLERS_NAME = re.compile(r"ORIGIN|CORS|REDIRECT|CALLBACK", re.I)
 
 
 def names_an_address(key: str, value: str | None, env: bool) -> bool:
     """Whether a setting states another component's address: by its name, or, in an
-    environment (`env`), by a value that can only be an address: a cluster service name, a
-    URL to a one-label host, or a host with a port of 80 or more (image tags are small
-    numbers: "postgres:13")."""
+    environment (`env`), by a value that can only be an address: a URL to a one-label host
+    or a cluster service name whatever the name, or a host with a port of 80 or more
+    (image tags are small numbers: "postgres:13") under a name that is not an image's. A
+    setting of the owner's callers (allowed origins, redirects) names none."""
     key = key.strip()
-    if key.casefold() in _OWN_NAME_KEYS:
+    if key.casefold() in _OWN_NAME_KEYS or _CALLERS_NAME.search(key):
         return False
     if SETTING_NAME.fullmatch(key):
         return True
-    if not env or value is None or _NOT_AN_ADDRESS_NAME.search(key):
+    read = None if not env or value is None else with_defaults(value.strip())
+    if read is None:
         return False
-    shaped = _ADDRESS_VALUE.fullmatch(value.strip())
+    text = read[0]
+    shaped = _ADDRESS_VALUE.fullmatch(text)
     if shaped is None or not (shaped.group("scheme") or shaped.group("tail")):
         return False
-    port = re.search(r":(\d+)(?:/|$)", value.strip())
-    return (
-        shaped.group("scheme") is not None
-        or ".svc" in value
-        or (port is not None and int(port.group(1)) >= 80)
-    )
+    if shaped.group("scheme") is not None or ".svc" in text:
+        return True
+    port = re.search(r":(\d+)(?:/|$)", text)
+    return not _NOT_AN_ADDRESS_NAME.search(key) and port is not None and int(port.group(1)) >= 80
 
 
 def same_component(host: str, owner: str) -> bool:

@@ -158,6 +158,13 @@ class OfflineExtractor:
                         # an initial: "Charles W. Eliot"
                         or (bool(run) and len(run[-1][2]) == 1 and text[previous_end:start] == ". ")
                     )
+                    # after an acronym, a name goes on with a word of a name: not "API I",
+                    # "NOTE The", "DB Is"
+                    and not (
+                        bool(run)
+                        and _acronym(run[0])
+                        and (len(word) < 2 or word.lower() in STOPWORDS)
+                    )
                 )
                 if run and not joined:
                     flush()

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 
-from .config_values import MAX_CONFIG_CHARS, host_in, names_an_address, same_component
+from .config_values import MAX_CONFIG_CHARS, host_in, name_in, names_an_address, same_component
 from .structural import Located, StructuralRelation
 
 # One logical line: `key = value`, `key: value` or `key value`; `#` and `!` open comments. A
 # line ending in a backslash goes on (such values are not read: an address fits on a line).
 _SETTING = re.compile(
-    r"^[ \t\f]*(?P<key>[^#!\s:=][^\s:=]*)[ \t\f]*[:= \t\f][ \t\f]*(?P<value>[^\r\n]*?)[ \t\f]*$",
+    r"^[ \t\f]*(?P<key>[^#!\s:=][^\s:=]*)(?:[ \t\f]*[:=][ \t\f]*|[ \t\f]+)(?P<value>[^\r\n]*)",
     re.M,
 )
 _APPLICATION_NAME = "spring.application.name"
@@ -33,12 +33,14 @@ def properties_relations(text: str) -> list[StructuralRelation]:
         return []
     settings = [m for m in _SETTING.finditer(text) if not _continued(text, m)]
     named = next((m for m in settings if m.group("key") == _APPLICATION_NAME), None)
-    if named is None or not named.group("value"):
+    name = None if named is None else name_in(_value(named))
+    if named is None or name is None:
         return []
-    owner = Located(named.group("value"), named.start("value"), named.end("value"))
+    at_name = named.start("value") + name[1]
+    owner = Located(name[0], at_name, at_name + len(name[0]))
     found: list[StructuralRelation] = []
     for match in settings:
-        key, value = match.group("key"), match.group("value")
+        key, value = match.group("key"), _value(match)
         last = re.split(r"[.\[\]]+", key.strip("[]"))[-1]
         if match is named or not names_an_address(last, value, env=True):
             continue
@@ -46,15 +48,20 @@ def properties_relations(text: str) -> list[StructuralRelation]:
         if host is None or same_component(host[0], owner.text):
             continue
         at = match.start("value") + host[1]
-        evidence = Located(text[match.start("key") : match.end("value")], match.start("key"),
-                           match.end("value"))  # fmt: skip
+        end = match.start("value") + len(value)
+        evidence = Located(text[match.start("key") : end], match.start("key"), end)
         found.append(
             StructuralRelation("calls", evidence, owner, Located(host[0], at, at + len(host[0])))
         )
     return found
 
 
+def _value(match: re.Match[str]) -> str:
+    """A setting's value without the blanks that end its line."""
+    return match.group("value").rstrip(" \t\f")
+
+
 def _continued(text: str, match: re.Match[str]) -> bool:
     """Whether the line is a continuation of one ending in a backslash, or itself goes on."""
     before = text[max(0, match.start() - 3) : match.start()].rstrip("\r\n")
-    return before.endswith("\\") or match.group("value").endswith("\\")
+    return before.endswith("\\") or _value(match).endswith("\\")

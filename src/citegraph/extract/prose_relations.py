@@ -259,6 +259,11 @@ _SAME_THING = frozenset({
     "binary", "daemon", "worker", "workers", "replica", "replicas", "job", "itself",
 })  # fmt: skip
 _PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
+# Modal verbs and adverbs _PRONOUN_LEADS does not hold: "the frontend must call".
+_MORE_LEADS = frozenset({
+    "must", "shall", "just", "again", "even", "already", "both", "all", "each", "alone",
+    "itself", "too", "thus", "therefore", "however",
+})  # fmt: skip
 # Verbs that lead into a verb phrase ("made use of", "has access to"): the name is the subject.
 _LEADING_VERBS = frozenset({
     "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
@@ -278,7 +283,9 @@ def _modifies_a_noun(text: str, name: _Name, next_word: str) -> bool:
         return False
     return not (
         next_word in _PRONOUN_LEADS
+        or next_word in _MORE_LEADS
         or next_word in _SAME_THING
+        or next_word in _COMPONENT_WORDS
         or next_word in _PERSONS
         or next_word in _LEADING_VERBS
         or next_word.endswith(("ly", "ed"))
@@ -291,10 +298,10 @@ def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -
 
 
 def _part_of(a: str, b: str) -> bool:
-    """Whether one name is the other or whole words of it ("HTTP Load Generator" and "load
-    generator"): a thing and a part of its own name state no dependency."""
+    """Whether one name is the other or its last words ("HTTP Load Generator" and "load
+    generator"): a thing and the head of its own name state no dependency."""
     shorter, longer = sorted((a, b), key=len)
-    return f" {shorter} " in f" {longer} "
+    return f" {longer}".endswith(f" {shorter}")  # "Kafka Connect reads from Kafka" stands
 
 
 def _stated(sentence: str, names: list[_Name], verbs: VerbTable) -> list[tuple[_Name, _Name, str]]:
