@@ -541,6 +541,66 @@ def test_a_reference_with_a_default_names_the_default(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+CONNECTIONS = b"""services:
+  orders:
+    environment:
+      - ConnectionString=${ORDERS_DB:-Server=tcp:sqldata,1433;Database=orderdb;User Id=sa}
+      - EventBusConnection=${SERVICE_BUS:-rabbitmq}
+      - ConnectionStrings__Audit=Host=audit-pg;Port=5432;Database=audit
+      - MaxConnections=100
+      - ConnectionTimeout=30s
+      - UseConnectionString=true
+  basket:
+    environment:
+      REDIS_CONNECTION: "basketdata:6379,password=secret,ssl=False"
+      SENTRY_DSN: https://key@o12.ingest.sentry.io/34
+      CACHE_ADDR: basket.data:6379
+      connection: keep-alive
+  basket.data:
+    image: redis
+"""
+
+PACKAGE = b"""{
+  "name": "storefront",
+  "version": "1.4.0",
+  "homepage": "https://shop.example.org",
+  "repository": {"type": "git", "url": "https://github.com/shop/storefront.git"},
+  "bugs": {"url": "https://github.com/shop/storefront/issues"},
+  "funding": {"type": "opencollective", "url": "https://opencollective.com/shop"},
+  "author": {"name": "Shop", "url": "https://shop.example.org/team"},
+  "config": {"API_URL": "http://catalog:8080/v1"}
+}
+"""
+
+
+def test_a_connection_setting_names_the_server_it_connects_to(scope: Scope) -> None:
+    """A setting named for a connection (`ConnectionString`, `EventBusConnection`,
+    `ConnectionStrings__Audit`, `REDIS_CONNECTION`, `SENTRY_DSN`) calls the server its value
+    names: a connection string's server part, a host before options, a URL, a default. A
+    count, a duration or a flag under such a name, or a bare `connection`, names none. A
+    host that is the whole name of a service of the file (`basket.data`) is named whole."""
+    scope.ingest(CONNECTIONS, name="compose.yaml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("orders", "calls", "sqldata"),
+        ("orders", "calls", "rabbitmq"),
+        ("orders", "calls", "audit-pg"),
+        ("basket", "calls", "basketdata"),
+        ("basket", "calls", "o12.ingest.sentry.io"),
+        ("basket", "calls", "basket.data"),  # a service of the file, named whole
+    }
+    targets = {(r.target, r.quote) for r in scope.relations() if not r.weak}
+    assert ("rabbitmq", "EventBusConnection=${SERVICE_BUS:-rabbitmq}") in targets
+    _assert_located(scope, scope.relations())
+
+
+def test_a_packages_metadata_links_are_not_calls(scope: Scope) -> None:
+    """package.json and its lock file name the package's home, repository, issue tracker,
+    funding and people: links, not calls. A setting of the package is still read."""
+    scope.ingest(PACKAGE, name="storefront/package.json")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {("storefront", "calls", "catalog")}
+    _assert_located(scope, scope.relations())
+
+
 def test_a_manifest_owner_in_another_chunk_is_bound_where_it_is_declared(tmp_path: Path) -> None:
     """Small chunks put a Deployment's name chunks away from its settings: the setting is the
     evidence (in one chunk, never split), the owner is named where the manifest declares it."""

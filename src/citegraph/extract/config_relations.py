@@ -69,24 +69,38 @@ def _named(text: str, node: Any) -> Located:
     return located
 
 
-def _target(raw: Located, value: str, skip: int, owner: Located) -> Located | None:
+def _target(
+    raw: Located, value: str, skip: int, owner: Located, peers: frozenset[str] = frozenset()
+) -> Located | None:
     """The host a setting's `value` names, located in `raw` (the stored text holding the
     value, quotes kept, which starts `skip` characters before it); None when it names none,
-    or its owner itself (a database taking its own settings: no dependency)."""
+    or its owner itself (a database taking its own settings: no dependency). A host that is
+    whole the name of one of `peers` (the file's other services: `basket.data`) is named
+    whole, not by its first label."""
     found = host_in(value)
-    if found is None or same_component(found[0], owner.text):
+    if found is None:
         return None
     # In the raw text the host is at or after where the value has it.
     offset = raw.text.find(found[0], skip + found[1])
     if offset < 0:
         return None
+    name = found[0]
+    for peer in peers:
+        end = offset + len(peer)
+        whole = not re.match(r"[\w.-]", raw.text[end : end + 1])
+        if peer.startswith(name + ".") and raw.text[offset:end] == peer and whole:
+            name = peer
+    if same_component(name, owner.text):
+        return None
     at = raw.start + offset
-    return Located(found[0], at, at + len(found[0]))
+    return Located(name, at, at + len(name))
 
 
-def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> StructuralRelation | None:
+def _call(
+    text: str, owner: Located, name_node: Any, value_node: Any, peers: frozenset[str] = frozenset()
+) -> StructuralRelation | None:
     value = _scalar(value_node)
-    target = None if value is None else _target(_located(text, value_node), value, 0, owner)
+    target = None if value is None else _target(_located(text, value_node), value, 0, owner, peers)
     if target is None:
         return None
     start = name_node.start_mark.index
@@ -94,12 +108,27 @@ def _call(text: str, owner: Located, name_node: Any, value_node: Any) -> Structu
     return StructuralRelation("calls", evidence, owner, target)
 
 
+# A package's metadata (package.json, its lock file, a Helm Chart.yaml): links to where the
+# package is developed, documented or funded and to its people, which it does not call.
+_METADATA_KEYS = frozenset(
+    {"repository", "bugs", "funding", "homepage", "author", "authors", "contributors",
+     "maintainers", "sponsors"}
+)  # fmt: skip
+
+
 def _settings(
-    text: str, owner: Located, node: Any, seen: set[int], env: bool = False, anywhere: bool = False
+    text: str,
+    owner: Located,
+    node: Any,
+    seen: set[int],
+    env: bool = False,
+    anywhere: bool = False,
+    peers: frozenset[str] = frozenset(),
 ) -> Iterator[StructuralRelation]:
     """Relations stated by the settings anywhere under `node` (aliases visited once); `env`:
     `node` is a compose service's `environment` mapping; `anywhere`: every mapping under
-    `node` is read as one (a Spring application's settings file is all environment)."""
+    `node` is read as one (a Spring application's settings file is all environment);
+    `peers`: the names of the file's services."""
     import yaml
 
     if id(node) in seen:
@@ -112,32 +141,34 @@ def _settings(
                 key, _, setting = value.partition("=")
                 if names_an_address(key, setting, env):
                     raw = _located(text, item)
-                    target = _target(raw, setting, raw.text.find("=") + 1, owner)
+                    target = _target(raw, setting, raw.text.find("=") + 1, owner, peers)
                     if target is not None:
                         yield StructuralRelation("calls", raw, owner, target)
             else:
-                yield from _settings(text, owner, item, seen, anywhere, anywhere)
+                yield from _settings(text, owner, item, seen, anywhere, anywhere, peers)
         return
     named = next(((k, v) for k, v in _pairs(node) if _scalar(k) == "name"), None)
     value = _get(node, "value")
     if named is not None and names_an_address(_scalar(named[1]) or "", _scalar(value), True):
         # A Kubernetes env entry: the evidence runs from `name:` to the end of its value.
-        relation = _call(text, owner, named[0], value)
+        relation = _call(text, owner, named[0], value, peers)
         if relation is not None:
             yield relation
     for key, child in _pairs(node):
         key_text = _scalar(key)
         scalar = _scalar(child)
+        if key_text in _METADATA_KEYS:
+            continue
         if key_text is not None and scalar is not None and names_an_address(key_text, scalar, env):
             # (an address-named key holding a mapping, Spring's `gateway: server:`, is read into)
-            relation = _call(text, owner, key, child)
+            relation = _call(text, owner, key, child, peers)
             if relation is not None:
                 yield relation
         elif key_text == "depends_on":
             yield from _depends_on(text, owner, key, child)
         else:
             yield from _settings(
-                text, owner, child, seen, anywhere or key_text == "environment", anywhere
+                text, owner, child, seen, anywhere or key_text == "environment", anywhere, peers
             )
 
 
@@ -202,9 +233,11 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             continue
         services = _get(root, "services")
         if services is not None and _pairs(services):
+            peers = frozenset(n for k, _ in _pairs(services) if (n := _scalar(k)) and "." in n)
             for key, body in _pairs(services):
                 if _scalar(key) and relations:
-                    read.relations.extend(_settings(text, _named(text, key), body, set()))
+                    found = _settings(text, _named(text, key), body, set(), peers=peers)
+                    read.relations.extend(found)
             continue
         kind = _scalar(_get(root, "kind"))
         if application is not None and not kind:

@@ -7,6 +7,7 @@ business (config_relations.py).
 
 from __future__ import annotations
 
+import itertools
 import re
 
 SETTING_NAME = re.compile(
@@ -19,7 +20,10 @@ _HOST = re.compile(
     r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?P<domain>(?:\.[A-Za-z0-9-]+)*)"
     r"(?::\d+)?(?:/\S*)?"
 )
-_NOT_A_COMPONENT = frozenset({"localhost", "127", "0", "example", "http", "https"})
+_NOT_A_COMPONENT = frozenset(
+    {"localhost", "127", "0", "example", "http", "https", "true", "false", "yes", "no", "none",
+     "null"}
+)  # fmt: skip
 # A public host ("smtp.gmail.com", "api.stripe.com") is named whole: its first label says
 # nothing. A cluster's names ("redis.default.svc.cluster.local") are named by their first.
 _PUBLIC_ENDINGS = frozenset(
@@ -73,14 +77,16 @@ def name_in(value: str) -> tuple[str, int] | None:
 def host_in(value: str) -> tuple[str, int] | None:
     """The component a setting's value names and where it is in `value`: the first label of
     its host, or a public host whole. A reference to another setting names nothing unless it
-    states a default, which is then what the file says the value is."""
+    states a default, which is then what the file says the value is. A connection string
+    names the host of its server part (`Server=sqldata;Database=orders`, `basket:6379,ssl=1`)."""
     read = with_defaults(value)
     if read is None:
         return None
     text, pieces = read
     if "$" in text or "{" in text:
         return None
-    match = _HOST.fullmatch(text.strip())
+    part, at = _address_part(text)
+    match = _HOST.fullmatch(part.strip())
     if match is None:
         return None
     host, domain = match.group("host"), match.group("domain")
@@ -88,8 +94,34 @@ def host_in(value: str) -> tuple[str, int] | None:
         return None
     if domain.rsplit(".", 1)[-1].lower() in _PUBLIC_ENDINGS:
         host += domain
-    at = match.start("host") + len(text) - len(text.lstrip())
+    at += match.start("host") + len(part) - len(part.lstrip())
     return host, original_offset(pieces, at)
+
+
+# A connection string of `key=value;` parts (ADO.NET, ODBC, Npgsql, Azure) names its server
+# under one of these keys, maybe after a protocol ("tcp:sqldata,1433", "sqldata\\SQLEXPRESS").
+_CONNECTION_PARTS = re.compile(r"\s*(?P<key>[A-Za-z][A-Za-z ]*?)\s*=(?P<value>[^;]*)")
+_SERVER_KEYS = frozenset(
+    {"server", "host", "hostname", "data source", "address", "addr", "network address",
+     "endpoint"}
+)  # fmt: skip
+_SERVER_VALUE = re.compile(r"\s*(?:(?:tcp|np|lpc):)?(?P<host>[^,;\\]*)")
+# Options after a first host ("basketdata:6379,password=...,ssl=False": StackExchange.Redis).
+_OPTIONS_AFTER = re.compile(r",\s*[A-Za-z]\w*\s*=")
+
+
+def _address_part(text: str) -> tuple[str, int]:
+    """The part of a setting's value that holds the address, and where it starts: a
+    connection string's server part, a host before options, or the whole value."""
+    if _CONNECTION_PARTS.match(text):
+        for part in _CONNECTION_PARTS.finditer(text):
+            if part.group("key").strip().lower() in _SERVER_KEYS:
+                server = _SERVER_VALUE.match(text, part.start("value"))
+                assert server is not None  # it matches the empty string
+                return server.group("host"), server.start("host")
+        return "", 0
+    options = _OPTIONS_AFTER.search(text)
+    return (text[: options.start()], 0) if options else (text, 0)
 
 
 # A bare `hostname` is the owner's own name (a compose service's, a pod's), not another's.
@@ -119,6 +151,9 @@ def names_an_address(key: str, value: str | None, env: bool) -> bool:
         return False
     if SETTING_NAME.fullmatch(key):
         return True
+    if names_a_connection(key):
+        read = None if value is None else with_defaults(value.strip())
+        return read is not None and _CONNECTION_VALUE.match(read[0]) is not None
     read = None if not env or value is None else with_defaults(value.strip())
     if read is None:
         return False
@@ -130,6 +165,26 @@ def names_an_address(key: str, value: str | None, env: bool) -> bool:
         return True
     port = re.search(r":(\d+)(?:/|$)", text)
     return not _NOT_AN_ADDRESS_NAME.search(key) and port is not None and int(port.group(1)) >= 80
+
+
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+# What a connection setting holds when it names a server: a connection string, a URL, or a
+# host (with a port, maybe options after), not a count, a duration or a flag.
+_CONNECTION_VALUE = re.compile(
+    rf"[A-Za-z][A-Za-z ]*=|{_SCHEME}|[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:,|$)"
+)
+
+
+def names_a_connection(key: str) -> bool:
+    """Whether a setting's name says it holds a connection to another component:
+    `ConnectionString`, `ConnectionStrings__OrdersDb`, `EventBusConnection`, `DB_CONNECTION`,
+    `SENTRY_DSN`, `connStr`; not a bare `connection` (an HTTP header's, a pool's), nor
+    `MaxConnections` or `ConnectionTimeout`."""
+    words = [w.lower() for w in _WORDS.findall(key)]
+    pairs = itertools.pairwise(words)
+    if any(a in ("connection", "conn") and b in ("string", "strings", "str") for a, b in pairs):
+        return True
+    return bool(words) and (words[-1] == "dsn" or (words[-1] == "connection" and len(words) > 1))
 
 
 def same_component(host: str, owner: str) -> bool:
