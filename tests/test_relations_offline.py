@@ -377,6 +377,53 @@ def test_configuration_settings_become_located_calls(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+ROUTES = b"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+        - name: server
+          env:
+            - name: CART_ADDR
+              value: "cart:7070"
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: shop
+spec:
+  rules:
+    - host: shop.example.org
+---
+apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata:
+  name: storefront
+spec:
+  http:
+    - route:
+        - destination:
+            host: web.shop.svc.cluster.local
+---
+apiVersion: networking.istio.io/v1beta1
+kind: DestinationRule
+metadata:
+  name: payment-canary
+spec:
+  host: payment.shop.svc.cluster.local
+"""
+
+
+def test_routes_and_traffic_rules_call_nothing_themselves(scope: Scope) -> None:
+    """An Ingress names its own host; a VirtualService or DestinationRule sends others'
+    requests to the host it names: neither is a caller. The workload beside them is."""
+    scope.ingest(ROUTES, name="shop.yaml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {("web", "calls", "cart")}
+
+
 ENVIRONMENTS = b"""services:
   users:
     image: shop/users:1.4

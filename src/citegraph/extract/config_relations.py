@@ -209,8 +209,13 @@ def yaml_relations(text: str) -> list[StructuralRelation]:
     return read_yaml(text).relations
 
 
-# Objects whose settings are no calls of their own: an Ingress's `host` is its own name.
-_NOT_CALLERS = ("Ingress",)
+# Objects whose settings are no calls of their own: an Ingress's `host` is its own name; a
+# route or traffic rule (Istio, the Gateway API, Traefik) sends others' requests to the host
+# it names (a VirtualService routing to `payment` does not call it).
+_NOT_CALLERS = frozenset(
+    {"Ingress", "VirtualService", "DestinationRule", "Gateway", "ServiceEntry", "HTTPRoute",
+     "GRPCRoute", "TCPRoute", "TLSRoute", "IngressRoute"}
+)  # fmt: skip
 
 
 def read_yaml(text: str, relations: bool = True) -> YamlSettings:
