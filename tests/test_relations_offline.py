@@ -240,6 +240,56 @@ def test_a_pronoun_is_not_read_across_a_paragraph_or_as_part_of_a_longer_subject
     assert sentence_relations(text, Names(["cart service"])) == []
 
 
+ORDINARY_WORDS = b"""# Billing Service
+
+This service stores invoices in Valkey.
+
+## Architecture
+
+The service uses a three-stage Docker build for small images.
+
+## Build
+
+The iOS build uses the Ruby version pinned in the repository. These tools call the
+ledger API. Each tool calls the ledger API. Do NOT use the staging cluster for load tests.
+
+## Programmatic use through the API
+
+MCP clients connect to the ledger gateway. The reporting server reads from a replica.
+
+## Chatbot
+
+The chatbot sends a request to the Agent service. The cart service writes to redis, and
+Redis replicates to the standby.
+"""
+
+
+def test_ordinary_words_section_titles_and_shouted_words_are_no_components(
+    scope: Scope,
+) -> None:
+    """A bare "service" or "server" names nothing; a capitalised title word ("Build",
+    "Tools") written in lower case after a name or a quantifier is the ordinary word ("the
+    iOS build", "these tools"), while after an article or a verb it is the name ("the
+    chatbot", "writes to redis"); a heading states nothing ("## Programmatic use through
+    the API") and is no antecedent of "The service" unless it names a component; "NOT" is
+    emphasis, not an acronym; a name before a noun ("MCP clients") is not the subject."""
+    scope.ingest(ORDINARY_WORDS, name="billing/README.md")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("Billing Service", "writes", "Valkey"),  # the heading names a component
+        ("Chatbot", "sends-to", "Agent"),
+        ("cart service", "writes", "Redis"),
+    }
+    _assert_located(scope, scope.relations())
+
+
+def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
+    from citegraph.extract.offline import OfflineExtractor
+
+    text = "The service calls the cartservice and the redis-server; an observer may restore it."
+    names = {c.name for c in OfflineExtractor().candidates(text)}
+    assert names == {"cartservice", "redis-server"}
+
+
 def test_a_cue_in_a_heading_does_not_reach_the_paragraph_under_it(scope: Scope) -> None:
     scope.ingest(b"## cart-service (deprecated)\n\nIt calls the payment service.\n", name="c.md")
     assert _edges(scope) == {("cart-service", "calls", "payment service", "affirmed", "actual")}

@@ -55,20 +55,41 @@ _CAMEL = re.compile(r"[a-z]+[A-Z]\w*")
 _DOTTED = re.compile(r"[a-z]{2,}\.[a-z]{2,}")
 
 
+# Words written in capitals for emphasis, not acronyms: RFC 2119's and admonitions' ("Do NOT
+# use", "NOTE:").
+_SHOUTED = frozenset(
+    "NOT NO DO DON'T MUST SHALL SHOULD MAY NEVER ALWAYS ONLY NOTE WARNING IMPORTANT TODO "
+    "FIXME TIP CAUTION REQUIRED OPTIONAL RECOMMENDED".split()
+)
+# Ordinary words that end like a component's name: not names.
+_ORDINARY = frozenset(
+    "microservice webservice webserver datastore keystore restore observer coworker".split()
+)
+
+
+def _named_by_suffix(word: str) -> bool:
+    """Whether a lowercase word is a component's name by its ending ("cartservice",
+    "redis-server"): something stands before the ending, and it is no ordinary word (a bare
+    "service" or "server" names nothing)."""
+    return word not in _ORDINARY and any(
+        word.endswith(suffix) and len(word) >= len(suffix) + 2 for suffix in SOFTWARE_SUFFIXES
+    )
+
+
 def _kind(word: str) -> str | None:
     # Cheap str tests first: this runs for every word name_scan finds worth a look.
     bare = word.rstrip(".'’")
     first = bare[:1]
     if first.isupper():
         if len(bare) >= 2 and bare.isupper() and len(bare) <= 10:
-            return "acronym"
+            return None if bare in _SHOUTED else "acronym"
         return "identifier" if "_" in bare else "capitalised"
     if "_" in bare:
         return "identifier"
     if bare.islower():
         if "." in bare and _DOTTED.search(bare):
             return "identifier"
-        if len(bare) > 4 and bare.endswith(SOFTWARE_SUFFIXES):
+        if len(bare) > 4 and bare.endswith(SOFTWARE_SUFFIXES) and _named_by_suffix(bare):
             return "identifier"
         return None
     if _CAMEL.fullmatch(bare):

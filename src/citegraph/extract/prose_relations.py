@@ -21,24 +21,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cached_property
 
 from ..text.sentences import sentence_spans
-from ..text.words import STOPWORDS
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
+from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, names_in
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
-_COMPONENT_WORDS = (
-    "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
-    "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
-)  # fmt: skip
-_COMPONENT = re.compile(
-    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)[a-z][\w-]*\s+){1,2}"
-    r"(?:" + "|".join(_COMPONENT_WORDS) + r")(?![\w-])"
-)
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
 _LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")
 # Between a verb and its object: articles and a few words, no clause break.
@@ -60,95 +49,13 @@ _PRONOUN_LEADS = frozenset({
 })  # fmt: skip
 
 
-@dataclass(frozen=True)
-class _Name:
-    text: str
-    start: int
-    end: int
-
-
-class Names:
-    """The names to look for in a chunk's sentences."""
-
-    def __init__(self, known: Iterable[str]):
-        self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
-
-    @cached_property
-    def lowered(self) -> list[str] | None:
-        """The names in lower case; None when lowering one changes its length (its offsets
-        would not be the text's)."""
-        lowered = [n.lower() for n in self.known]
-        if any(len(a) != len(b) for a, b in zip(lowered, self.known, strict=True)):
-            return None
-        return lowered
-
-    @cached_property
-    def pattern(self) -> re.Pattern[str] | None:
-        alternatives = "|".join(re.escape(n) for n in self.known)
-        if not alternatives:
-            return None
-        return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
-
-    def extended(self, more: Iterable[str]) -> Names:
-        return Names([*self.known, *more])
-
-    def find(self, text: str) -> list[_Name]:
-        """Every place a known name is written in `text` (case aside) as a whole word,
-        overlapping places included."""
-        lowered, names = text.lower(), self.lowered
-        if names is None or len(lowered) != len(text):
-            return self._find_by_pattern(text)  # lowering moved offsets: the slow way
-        found: list[_Name] = []
-        for name in names:
-            at = lowered.find(name)
-            while at >= 0:
-                end = at + len(name)
-                if (at == 0 or not _joins(text[at - 1])) and (
-                    end == len(text) or not _joins(text[end])
-                ):
-                    found.append(_Name(text[at:end], at, end))
-                at = lowered.find(name, at + 1)
-        return found
-
-    def _find_by_pattern(self, text: str) -> list[_Name]:
-        if self.pattern is None:
-            return []
-        return [_Name(m.group(), m.start(), m.end()) for m in self.pattern.finditer(text)]
-
-
-def _joins(char: str) -> bool:
-    """Whether `char` continues a word (as `[\\w-]` reads it)."""
-    return char.isalnum() or char in "_-"
-
-
-def _names_in(text: str, known: Names) -> list[_Name]:
-    """Where the known names and component phrases occur in `text`, longest first where
-    they overlap, in order."""
-    found = known.find(text)
-    for match in _COMPONENT.finditer(text):
-        words = match.group().split()
-        while words[:-1] and words[0].lower() in STOPWORDS:
-            words.pop(0)
-        if len(words) > 1:  # a bare "service" or "database" names nothing
-            phrase = " ".join(words)
-            start = match.end() - len(phrase)
-            if text[start : match.end()] == phrase:
-                found.append(_Name(phrase, start, match.end()))
-    found.sort(key=lambda n: (n.start, -(n.end - n.start)))
-    kept: list[_Name] = []
-    for name in found:
-        if not kept or name.start >= kept[-1].end:
-            kept.append(name)
-    return kept
-
-
 _CLAUSE_WORDS = frozenset({
     "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
     "then", "so", "because", "if", "instructions",
 })  # fmt: skip
 
 
-def _objects(text: str, names: list[_Name], after: int) -> list[_Name]:
+def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     """The name right after position `after` (a verb's end), and those listed with it."""
     following = [n for n in names if n.start >= after]
     if not following:
@@ -207,7 +114,7 @@ _ASIDE = re.compile(
 _ASIDE_ENDS = re.compile(r"[;!?]|\.\s")  # a sentence's end inside it: no aside
 
 
-def _after_aside(text: str, names: list[_Name], verb_start: int) -> _Name | None:
+def _after_aside(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name just before an aside that closes just before the verb, if there is one:
     "The cart service, backed by Redis, writes..." is said of the cart service, not Redis."""
     window_start = max(0, verb_start - 240)
@@ -229,7 +136,7 @@ def _after_aside(text: str, names: list[_Name], verb_start: int) -> _Name | None
     return subject if _OPENING.fullmatch(lead) else None
 
 
-def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
+def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
     only by a few words that open no new clause, or one followed by an aside (in commas,
     parentheses or dashes). A verb after "to" (an infinitive) has no subject here."""
@@ -246,46 +153,38 @@ def _subject(text: str, names: list[_Name], verb_start: int) -> _Name | None:
         if gap.startswith(("'s ", "’s ")):
             return None  # "the frontend's help page calls...": the page does, not the frontend
         words = re.findall(r"[\w'’-]+", gap.lower())
-        if words and _modifies_a_noun(text, name, words[0]):
+        if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
 
 
-# Words that, right after a component's name, still name that component ("the cart pod").
-_SAME_THING = frozenset({
-    "service", "microservice", "pod", "pods", "container", "containers", "deployment",
-    "instance", "instances", "process", "processes", "app", "application", "server",
-    "binary", "daemon", "worker", "workers", "replica", "replicas", "job", "itself",
-})  # fmt: skip
 _PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
 # Modal verbs and adverbs _PRONOUN_LEADS does not hold: "the frontend must call".
 _MORE_LEADS = frozenset({
     "must", "shall", "just", "again", "even", "already", "both", "all", "each", "alone",
-    "itself", "too", "thus", "therefore", "however",
+    "itself", "too", "thus", "therefore", "however", "otherwise", "ever", "once", "instead",
+    "today", "rather", "meanwhile", "thereby", "himself", "herself", "themselves", "isn't",
+    "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "shouldn't", "mustn't",
+    "couldn't", "wouldn't", "needn't",
 })  # fmt: skip
 # Verbs that lead into a verb phrase ("made use of", "has access to"): the name is the subject.
 _LEADING_VERBS = frozenset({
     "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
     "kept", "sets", "set", "goes", "went",
 })  # fmt: skip
-_DETERMINER = re.compile(
-    r"(?:\A|[^\w-])(?:the|a|an|our|your|their|its|this|that|each|every)\W*\Z", re.I
-)
 
 
-def _modifies_a_noun(text: str, name: _Name, next_word: str) -> bool:
-    """Whether `name`, after an article and before `next_word`, is a modifier in a longer
-    noun phrase ("the `main` branch", "the frontend make target"): the word after it is
-    neither an auxiliary, an adverb, a pronoun, a verb ("made use of", "deployed") nor a
-    word for the component itself ("the cart pod")."""
-    if not _DETERMINER.search(text, max(0, name.start - 12), name.start):
-        return False
+def _modifies_a_noun(next_word: str) -> bool:
+    """Whether a name followed by `next_word` (before the verb) is a modifier in a longer
+    noun phrase ("the `main` branch", "the frontend make target", "MCP clients connect"):
+    the word after it is neither an auxiliary, an adverb, a pronoun, a verb ("made use
+    of", "deployed") nor a word for the component itself ("the cart pod")."""
     return not (
         next_word in _PRONOUN_LEADS
         or next_word in _MORE_LEADS
-        or next_word in _SAME_THING
-        or next_word in _COMPONENT_WORDS
+        or next_word in SAME_THING
+        or next_word in COMPONENT_WORDS
         or next_word in _PERSONS
         or next_word in _LEADING_VERBS
         or next_word.endswith(("ly", "ed"))
@@ -304,9 +203,9 @@ def _part_of(a: str, b: str) -> bool:
     return f" {longer}".endswith(f" {shorter}")  # "Kafka Connect reads from Kafka" stands
 
 
-def _stated(sentence: str, names: list[_Name], verbs: VerbTable) -> list[tuple[_Name, _Name, str]]:
+def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Name, Name, str]]:
     """(source, target, type) of each relation `sentence` states between `names`."""
-    found: list[tuple[_Name, _Name, str]] = []
+    found: list[tuple[Name, Name, str]] = []
     for left, right in itertools.pairwise(names):
         stated = verbs.stated_relation(sentence[left.end : right.start])
         if stated is None:
@@ -321,7 +220,7 @@ def _stated(sentence: str, names: list[_Name], verbs: VerbTable) -> list[tuple[_
     return found
 
 
-def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) -> _Name | None:
+def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) -> Name | None:
     """The name a pronoun opening the sentence at `start` refers to: the one that opens the
     sentence `before` it, when that one is a heading or in the same paragraph, and names one
     thing (not "X and Y", not "X's cache")."""
@@ -329,7 +228,7 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
     previous = text[before[0] : before[1]]
     if _PARAGRAPH_BREAK.search(gap) and not previous.startswith("#"):
         return None
-    names = _names_in(previous, known)
+    names = names_in(previous, known)
     if not names or not _OPENING.fullmatch(previous[: names[0].start]):
         return None
     first, after = names[0], previous[names[0].end :]
@@ -337,7 +236,23 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
         return None
     if len(names) > 1 and _LIST_JOINER.fullmatch(previous[first.end : names[1].start]):
         return None
-    return _Name(first.text, before[0] + first.start, before[0] + first.end)
+    if previous.startswith("#") and not _a_thing_named(text, first.text, before):
+        return None  # "## Architecture" above "The service uses...": a section, no service
+    return Name(first.text, before[0] + first.start, before[0] + first.end)
+
+
+def _a_thing_named(text: str, name: str, heading: tuple[int, int]) -> bool:
+    """Whether a heading's name is a component's: it says so ("Cart Service",
+    "inventory-service"), is written as no title is (`cartservice`, `OTLP`, `MongoDB`), or
+    the text names it outside the heading too. A section's title ("Architecture", "Usage")
+    is no antecedent for "The service"."""
+    last = re.split(r"[\s_-]+", name.lower())[-1]
+    if last in COMPONENT_WORDS or last in SAME_THING:
+        return True
+    if not re.fullmatch(r"[A-Z][a-z]+(?: [A-Za-z][a-z]*)*", name):
+        return True
+    elsewhere = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.I)
+    return any(not heading[0] <= m.start() < heading[1] for m in elsewhere.finditer(text))
 
 
 def _pronoun_relations(
@@ -345,7 +260,7 @@ def _pronoun_relations(
     span: tuple[int, int],
     before: tuple[int, int],
     known: Names,
-    in_sentence: list[_Name],
+    in_sentence: list[Name],
     verbs: VerbTable,
 ) -> list[RelationProposal]:
     """Relations of a sentence whose subject is a pronoun, said of its antecedent and quoted
@@ -361,7 +276,7 @@ def _pronoun_relations(
     referent = _antecedent(text, before, start, known)
     if referent is None:
         return []
-    pronoun = _Name(opening.group(1), opening.start(1), opening.end(1))
+    pronoun = Name(opening.group(1), opening.start(1), opening.end(1))
     names = [pronoun, *(n for n in in_sentence if n.start >= pronoun.end)]
     if len(names) < 2:
         return []
@@ -400,7 +315,15 @@ def sentence_relations(
         previous, before = before, (start, end)
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
-        names = _names_in(sentence, known)
+        if sentence.lstrip().startswith("#"):
+            # A heading is a title, not a statement ("## Programmatic use through the API");
+            # a sentence run on after it is read.
+            newline = sentence.find("\n")
+            if newline < 0:
+                continue
+            start += newline + 1
+            sentence = text[start:end]
+        names = names_in(sentence, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
         if len(names) < 2:
@@ -460,7 +383,7 @@ def _row_relations(
         return
     quote = row.strip()
     for cell, stated in zip(cells[1:], columns[1:], strict=False):
-        names = _names_in(cell, known)
+        names = names_in(cell, known)
         if stated is not None:
             for name in names:
                 _add(found, quote, subject, name.text, stated.type)
@@ -471,7 +394,7 @@ def _row_relations(
             # A predicate without its subject: the verb among the sentence's first words.
             if predicate is None or len(sentence[: predicate.start].split()) > 2:
                 continue
-            in_sentence = _names_in(sentence, known)
+            in_sentence = names_in(sentence, known)
             for target in _objects(sentence, in_sentence, predicate.end):
                 if predicate.passive:
                     _add(found, quote, target.text, subject, predicate.type)

@@ -35,7 +35,8 @@ from .modality import DEFAULT_CUES, CueTable
 from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
-from .prose_relations import Names, sentence_relations, table_relations
+from .prose_names import Names
+from .prose_relations import sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .writes import BackgroundWrites, Rows
 

@@ -1,0 +1,148 @@
+"""Where a chunk's sentences name things: the names the offline extractor found (case aside,
+except that a capitalised one-word name written in lower case may be the ordinary word) and
+lowercase component phrases ("the payment service")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..text.words import STOPWORDS
+
+COMPONENT_WORDS = (
+    "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
+    "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
+)  # fmt: skip
+_COMPONENT = re.compile(
+    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)[a-z][\w-]*\s+){1,2}"
+    r"(?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])"
+)
+# Words that, right after a component's name, still name that component ("the cart pod").
+SAME_THING = frozenset({
+    "service", "microservice", "pod", "pods", "container", "containers", "deployment",
+    "instance", "instances", "process", "processes", "app", "application", "server",
+    "binary", "daemon", "worker", "workers", "replica", "replicas", "job", "itself",
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str
+    start: int
+    end: int
+
+
+class Names:
+    """The names to look for in a chunk's sentences."""
+
+    def __init__(self, known: Iterable[str]):
+        self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
+
+    @cached_property
+    def lowered(self) -> list[str] | None:
+        """The names in lower case; None when lowering one changes its length (its offsets
+        would not be the text's)."""
+        lowered = [n.lower() for n in self.known]
+        if any(len(a) != len(b) for a, b in zip(lowered, self.known, strict=True)):
+            return None
+        return lowered
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        alternatives = "|".join(re.escape(n) for n in self.known)
+        if not alternatives:
+            return None
+        return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
+
+    def extended(self, more: Iterable[str]) -> Names:
+        return Names([*self.known, *more])
+
+    def find(self, text: str) -> list[Name]:
+        """Every place a known name is written in `text` (case aside) as a whole word,
+        overlapping places included."""
+        lowered, names = text.lower(), self.lowered
+        if names is None or len(lowered) != len(text):
+            return self._find_by_pattern(text)  # lowering moved offsets: the slow way
+        found: list[Name] = []
+        for name, written in zip(names, self.known, strict=True):
+            at = lowered.find(name)
+            while at >= 0:
+                end = at + len(name)
+                if (
+                    (at == 0 or not _joins(text[at - 1]))
+                    and (end == len(text) or not _joins(text[end]))
+                    and not _an_ordinary_word(written, text, at, end)
+                ):
+                    found.append(Name(text[at:end], at, end))
+                at = lowered.find(name, at + 1)
+        return found
+
+    def _find_by_pattern(self, text: str) -> list[Name]:
+        if self.pattern is None:
+            return []
+        spelled = {n.lower(): n for n in self.known}
+        return [
+            Name(m.group(), m.start(), m.end())
+            for m in self.pattern.finditer(text)
+            if not _an_ordinary_word(
+                spelled.get(m.group().lower(), m.group()), text, m.start(), m.end()
+            )
+        ]
+
+
+# Words for any component, never one component's name ("frontend" and "gateway" often are).
+_GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING) - {"frontend", "backend", "gateway"}
+# Before an ordinary word, not a name: "these tools", "each tool".
+_QUANTIFIERS = frozenset(
+    "this these that those each every such other another some any many all".split()
+)
+_WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
+
+
+def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]`, where the one-word name `name` is capitalised ("Build",
+    "Service"), is the ordinary word in lower case: a word for any component ("the
+    service"), or a word after a name modifying it or a quantifier ("the iOS build uses",
+    "these tools call"). After an article, a verb or a preposition it is the name ("the
+    chatbot sends", "writes to redis"); a name written otherwise ("Redis", "cartservice",
+    "PostgreSQL") is found in any case."""
+    written = text[start:end]
+    if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
+        return False
+    if written in _GENERIC:
+        return True
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before is None:
+        return False
+    word = before.group(1)
+    lowered = word.lower()
+    # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
+    return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
+
+
+def _joins(char: str) -> bool:
+    """Whether `char` continues a word (as `[\\w-]` reads it)."""
+    return char.isalnum() or char in "_-"
+
+
+def names_in(text: str, known: Names) -> list[Name]:
+    """Where the known names and component phrases occur in `text`, longest first where
+    they overlap, in order."""
+    found = known.find(text)
+    for match in _COMPONENT.finditer(text):
+        words = match.group().split()
+        while words[:-1] and words[0].lower() in STOPWORDS:
+            words.pop(0)
+        if len(words) > 1:  # a bare "service" or "database" names nothing
+            phrase = " ".join(words)
+            start = match.end() - len(phrase)
+            if text[start : match.end()] == phrase:
+                found.append(Name(phrase, start, match.end()))
+    found.sort(key=lambda n: (n.start, -(n.end - n.start)))
+    kept: list[Name] = []
+    for name in found:
+        if not kept or name.start >= kept[-1].end:
+            kept.append(name)
+    return kept
