@@ -33,7 +33,10 @@ def bridged(graph: GraphHandle, top: list[str], found: set[str]) -> list[str]:
     if not top:
         return []
     order = {chunk: index for index, chunk in enumerate(top)}
-    rows = sorted(graph.ro_query(BRIDGE_CHUNKS, {"chunks": top}), key=lambda r: order[r[0]])
+    # (in a passage's order, then by name: the store returns a passage's names in any order)
+    rows = sorted(
+        graph.ro_query(BRIDGE_CHUNKS, {"chunks": top}), key=lambda r: (order[r[0]], str(r[1]))
+    )
     targets: list[tuple[str, bool]] = []  # (document, exact title)
     longer_wanted: list[tuple[str, list[str]]] = []
     for _chunk, name, exact, count, documents in rows:

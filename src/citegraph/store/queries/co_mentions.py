@@ -18,13 +18,14 @@ _QUOTE = "substring(c.text, m.s_char, m.s_len)"
 # name is not related to itself by being written once.
 _SAME_SENTENCE = "m.s_start = n.s_start AND m.s_char IS NOT NULL AND o.norm <> e.norm"
 
-# -- used by retrieve/walk.py: the columns of NEIGHBOURS (retrieval.py).
+# -- used by retrieve/walk.py: the columns of NEIGHBOURS (retrieval.py), in its order.
 CO_MENTION_NEIGHBOURS = f"""
 UNWIND $keys AS k
 MATCH (e:Entity {{key: k}})-[m:MENTIONED_IN]->(c:Chunk)<-[n:MENTIONED_IN]-(o:Entity)
 WHERE {_SAME_SENTENCE}
 RETURN e.key AS a, o.key AS b, c.id AS chunk, true AS citable, 'CO_MENTIONED' AS type,
   e.key < o.key AS forward, {_QUOTE} AS quote, m.s_start AS start, m.s_end AS end, true AS weak
+ORDER BY chunk, start, a, b
 LIMIT $cap
 """
 

@@ -12,7 +12,7 @@ CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
 WITH node, score
 WHERE node.furniture IS NULL
 WITH node, score
-ORDER BY score DESC
+ORDER BY score DESC, node.id
 LIMIT $over
 MATCH (node)-[:PART_OF]->(:Document)
 RETURN node.id, node.text, score
@@ -53,6 +53,7 @@ UNWIND $prefixes AS p
 MATCH (e:Entity)
 WHERE e.norm STARTS WITH p
 RETURN e.key, e.name, e.norm
+ORDER BY e.key
 LIMIT 1000
 """
 
@@ -62,18 +63,23 @@ ENTITIES_BY_TYPE = """
 UNWIND $types AS t
 MATCH (e:Entity {type: t})
 RETURN e.key, e.name, e.type
+ORDER BY e.key
 LIMIT $limit
 """
 
 # -- used by retrieve/walk.py
 # Rows are capped for the whole frontier (fanout for each entity in it), so a hub entity with
-# thousands of links costs no more than the cap; a walk that hits it reports "fanout".
+# thousands of links costs no more than the cap; a walk that hits it reports "fanout". Which
+# rows the cap keeps is fixed by an order: stated before weak, then by where each is stated
+# (chunk, then place), as the store's own order grouped them, but not by the order rows were
+# written in, which concurrent ingests vary (the same question could walk elsewhere).
 NEIGHBOURS = """
 UNWIND $keys AS k
 MATCH (a:Entity {key: k})-[r:RELATES]-(b:Entity)
 WHERE ($types IS NULL OR r.type IN $types) AND ($weak OR r.weak = false)
 RETURN a.key, b.key, r.chunk_id, r.citable, r.type, startNode(r) = a, r.quote, r.start_byte,
   r.end_byte, r.weak
+ORDER BY r.weak, r.chunk_id, r.start_byte, a.key, b.key
 LIMIT $cap
 """
 
@@ -129,6 +135,7 @@ RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text,
 CLOSE_SPELLING_CHUNKS = """
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node
 WITH node
+ORDER BY node.id
 LIMIT 5
 RETURN node.text
 """
