@@ -56,7 +56,12 @@ def bm25_ranked(
         return []
     rows = graph.ro_query(
         CANDIDATE_CHUNKS,
-        {"query": " | ".join(words), "limit": CANDIDATES, "over": CANDIDATES + CANDIDATES // 4},
+        {
+            "query": " | ".join(words),
+            "limit": CANDIDATES,
+            "over": CANDIDATES + CANDIDATES // 4,
+            "wide": CANDIDATES + CANDIDATES // 2,
+        },
     )
     if not rows:
         return []

@@ -52,6 +52,11 @@ class Walk:
         return edges[::-1]
 
 
+# How many of a frontier's mentions are put in order before its co-mentions are taken: all of
+# them but for hubs named in thousands of chunks, whose order would cost more than the walk.
+MENTIONS_ORDERED = 500
+
+
 def _neighbours(
     graph: GraphHandle, keys: list[str], types: list[str] | None, weak: bool, cap: int
 ) -> list[list[Any]]:
@@ -59,7 +64,11 @@ def _neighbours(
     from the mentions of one sentence) when weak links are walked."""
     rows = graph.ro_query(NEIGHBOURS, {"keys": keys, "types": types, "weak": weak, "cap": cap})
     if weak and len(rows) < cap and (types is None or CO_MENTIONED in types):
-        rows += graph.ro_query(CO_MENTION_NEIGHBOURS, {"keys": keys, "cap": cap - len(rows)})
+        left = cap - len(rows)
+        rows += graph.ro_query(
+            CO_MENTION_NEIGHBOURS,
+            {"keys": keys, "cap": left, "mentions": left * 2, "window": MENTIONS_ORDERED},
+        )
     return rows
 
 

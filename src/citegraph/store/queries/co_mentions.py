@@ -18,15 +18,27 @@ _QUOTE = "substring(c.text, m.s_char, m.s_len)"
 # name is not related to itself by being written once.
 _SAME_SENTENCE = "m.s_start = n.s_start AND m.s_char IS NOT NULL AND o.norm <> e.norm"
 
-# -- used by retrieve/walk.py: the columns of NEIGHBOURS (retrieval.py), in its order.
+# -- used by retrieve/walk.py: the columns of NEIGHBOURS (retrieval.py), in its order. The
+# mentions are taken first, at most `$mentions` of them in chunk order, then paired in their
+# sentences. Ordering a hub's every mention (thousands of chunks name it) would cost more than
+# the walk: the order is taken among the first `$window` mentions met, which for all but such
+# hubs are all of them.
 CO_MENTION_NEIGHBOURS = f"""
 UNWIND $keys AS k
-MATCH (e:Entity {{key: k}})-[m:MENTIONED_IN]->(c:Chunk)<-[n:MENTIONED_IN]-(o:Entity)
+MATCH (e:Entity {{key: k}})-[m:MENTIONED_IN]->(c:Chunk)
+WHERE m.s_char IS NOT NULL
+WITH e, m, c
+LIMIT $window
+WITH e, m, c, c.id AS chunk
+ORDER BY chunk, m.s_start, e.key
+LIMIT $mentions
+MATCH (c)<-[n:MENTIONED_IN]-(o:Entity)
 WHERE {_SAME_SENTENCE}
-RETURN e.key AS a, o.key AS b, c.id AS chunk, true AS citable, 'CO_MENTIONED' AS type,
-  e.key < o.key AS forward, {_QUOTE} AS quote, m.s_start AS start, m.s_end AS end, true AS weak
-ORDER BY chunk, start, a, b
+WITH e, m, c, chunk, o, o.key AS other
+ORDER BY chunk, m.s_start, e.key, other
 LIMIT $cap
+RETURN e.key AS a, other AS b, chunk, true AS citable, 'CO_MENTIONED' AS type,
+  e.key < other AS forward, {_QUOTE} AS quote, m.s_start AS start, m.s_end AS end, true AS weak
 """
 
 # -- used by paths/walk.py: the columns of EDGES_AROUND (paths.py).

@@ -6,11 +6,16 @@ from .entities import ALIAS_OF_E
 
 # -- used by retrieve/keywords.py
 # Sorted and cut before the PART_OF check: a staged chunk (not yet part of a document) is rare,
-# so a small over-fetch keeps the count right without checking every hit.
+# so a small over-fetch keeps the count right without checking every hit. Hits of equal score
+# are taken by id (the store's order follows write order), among a few more than needed: only
+# the score is sorted over every hit.
 CANDIDATE_CHUNKS = """
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node, score
 WITH node, score
 WHERE node.furniture IS NULL
+WITH node, score
+ORDER BY score DESC
+LIMIT $wide
 WITH node, score
 ORDER BY score DESC, node.id
 LIMIT $over
@@ -135,7 +140,6 @@ RETURN c.id, c.document_id, d.name, c.ordinal, c.start_byte, c.end_byte, c.text,
 CLOSE_SPELLING_CHUNKS = """
 CALL db.idx.fulltext.queryNodes('Chunk', $query) YIELD node
 WITH node
-ORDER BY node.id
 LIMIT 5
 RETURN node.text
 """
