@@ -282,6 +282,19 @@ def test_ordinary_words_section_titles_and_shouted_words_are_no_components(
     _assert_located(scope, scope.relations())
 
 
+def test_a_name_written_in_lower_case_somewhere_is_found_in_any_case_on_the_slow_path() -> None:
+    """Names whose lower case is longer ("İstanbul") are found by a pattern: there too a
+    name also known in lower case is found after a modifier, a capitalised-only one is not."""
+    from citegraph.extract.prose_names import Names
+
+    text = "İstanbul: the iOS frontend calls x; the iOS build uses y"
+    for known in (
+        ["Frontend", "frontend", "Build", "İstanbul"],
+        ["frontend", "Frontend", "Build", "İstanbul"],
+    ):
+        assert [n.text for n in Names(known).find(text)] == ["İstanbul", "frontend"]
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

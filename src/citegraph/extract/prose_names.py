@@ -82,7 +82,8 @@ class Names:
     def _find_by_pattern(self, text: str) -> list[Name]:
         if self.pattern is None:
             return []
-        spelled = {n.lower(): n for n in self.known}
+        # a spelling found in any case (lower case first) wins over a capitalised one
+        spelled = {n.lower(): n for n in sorted(self.known, key=lambda n: n[:1].islower())}
         return [
             Name(m.group(), m.start(), m.end())
             for m in self.pattern.finditer(text)
