@@ -52,8 +52,9 @@ class Walk:
         return edges[::-1]
 
 
-# How many of a frontier's mentions are put in order before its co-mentions are taken: all of
-# them but for hubs named in thousands of chunks, whose order would cost more than the walk.
+# How many of a frontier's mentions (all its entities' together, the first met in the store)
+# are put in order before its co-mentions are taken: ordering a hub's thousands would cost
+# more than the walk. Past this many, which mentions are ordered still follows write order.
 MENTIONS_ORDERED = 500
 
 
