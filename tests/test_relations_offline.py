@@ -703,6 +703,42 @@ def test_a_connection_setting_names_the_server_it_connects_to(scope: Scope) -> N
     _assert_located(scope, scope.relations())
 
 
+CREDENTIALS = b"""services:
+  catalog:
+    environment:
+      MONGO_URL: mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongo:27017/catalog
+      ConnectionString: "Server=sqldata;User Id=sa;Password=${SA_PASSWORD}"
+      RABBIT_URI: amqp://$RABBIT_USER:$RABBIT_PASS@rabbitmq:5672
+      STOCK_URL: http://stock:8080/items/{id}
+      CART_ADDR: ${CART_ADDR}
+      RATES_URL: http://${RATES_HOST}:8080
+      AUDIT_URL: audit${SUFFIX}:8080
+  bookinfo:
+    environment:
+      ConnectionString: "mongodb://{username}:{password}@mongo:27017"
+"""
+
+
+def test_credentials_and_paths_from_elsewhere_leave_a_written_host_readable(
+    scope: Scope,
+) -> None:
+    """A value whose credentials (or path) come from other settings or a template still
+    names the host it writes out; a host that is itself given elsewhere names nothing."""
+    scope.ingest(CREDENTIALS, name="compose.yaml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("catalog", "calls", "mongo"),
+        ("catalog", "calls", "sqldata"),
+        ("catalog", "calls", "rabbitmq"),
+        ("catalog", "calls", "stock"),
+        ("bookinfo", "calls", "mongo"),
+    }
+    relations = [r for r in scope.relations() if not r.weak]
+    assert {r.quote for r in relations if r.source == "bookinfo"} == {
+        'ConnectionString: "mongodb://{username}:{password}@mongo:27017"'
+    }
+    _assert_located(scope, relations)
+
+
 def test_a_packages_metadata_links_are_not_calls(scope: Scope) -> None:
     """package.json and its lock file name the package's home, repository, issue tracker,
     funding and people: links, not calls. A setting of the package is still read."""

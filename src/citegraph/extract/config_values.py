@@ -37,18 +37,31 @@ _REFERENCE = re.compile(r"\$\{\w+(?P<default_mark>:?-|:(?![?+]))?(?P<default>[^$
 MAX_CONFIG_CHARS = 2_000_000
 
 
-def with_defaults(value: str) -> tuple[str, list[tuple[int, int]]] | None:
+# What a reference with no default stands for when `with_defaults` may keep it: a character
+# no host, scheme or key holds, so a value is read only where its address is written out
+# ("mongodb://${DB_USER}:${DB_PASSWORD}@mongo:27017": the credentials are elsewhere, the
+# host is not).
+UNKNOWN = "\x00"
+
+
+def with_defaults(value: str, unknown: bool = False) -> tuple[str, list[tuple[int, int]]] | None:
     """`value` with each reference to another setting replaced by the default it states, and
     where each piece of the result starts in it and in `value` ((result, original) pairs, in
-    order); None when a reference states no default (the value is in another setting)."""
+    order); None when a reference states no default (the value is in another setting),
+    unless `unknown`: such a reference is then as many UNKNOWN characters as it is long."""
     pieces: list[tuple[int, int]] = [(0, 0)]
     out: list[str] = []
     at = 0
     for reference in _REFERENCE.finditer(value):
-        if reference.group("default_mark") is None:
+        if reference.group("default_mark") is None and not unknown:
             return None
         out.append(value[at : reference.start()])
         written = sum(map(len, out))
+        if reference.group("default_mark") is None:
+            out.append(UNKNOWN * len(reference.group()))
+            pieces.append((written, reference.start()))
+            at = reference.end()
+            continue
         pieces.append((written, reference.start("default")))
         out.append(reference.group("default"))
         pieces.append((written + len(reference.group("default")), reference.end()))
@@ -79,14 +92,14 @@ def host_in(value: str) -> tuple[str, int] | None:
     its host, or a public host whole. A reference to another setting names nothing unless it
     states a default, which is then what the file says the value is. A connection string
     names the host of its server part (`Server=sqldata;Database=orders`, `basket:6379,ssl=1`)."""
-    read = with_defaults(value)
+    read = with_defaults(value, unknown=True)
     if read is None:
         return None
     text, pieces = read
-    if "$" in text or "{" in text:
-        return None
     part, at = _address_part(text)
     match = _HOST.fullmatch(part.strip())
+    # A host is written out (_HOST holds no UNKNOWN, `$VAR` or template braces): those can
+    # only be in the credentials before it or the path after it.
     if match is None:
         return None
     host, domain = match.group("host"), match.group("domain")
@@ -152,7 +165,7 @@ def names_an_address(key: str, value: str | None, env: bool) -> bool:
     if SETTING_NAME.fullmatch(key):
         return True
     if names_a_connection(key):
-        read = None if value is None else with_defaults(value.strip())
+        read = None if value is None else with_defaults(value.strip(), unknown=True)
         return read is not None and _CONNECTION_VALUE.match(read[0]) is not None
     read = None if not env or value is None else with_defaults(value.strip())
     if read is None:
