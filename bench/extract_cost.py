@@ -18,6 +18,10 @@ files where tiktoken looks (TIKTOKEN_CACHE_DIR), since nothing is downloaded:
     python -m venv /tmp/bench-env
     /tmp/bench-env/bin/pip install -e . lightrag-hku==1.5.7 tiktoken
     TIKTOKEN_CACHE_DIR=/path/to/tiktoken-files /tmp/bench-env/bin/python bench/extract_cost.py
+
+Where only package registries are reachable, the encoding files are in packages there (the
+npm package `tiktoken` ships them under encoders/ in a compact form of the same ranks);
+tiktoken checks each file's sha256 when it loads it, so a wrong file fails, never miscounts.
 """
 
 from __future__ import annotations
