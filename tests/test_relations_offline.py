@@ -181,6 +181,27 @@ def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
     }
 
 
+def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
+    """A unit after a number ("4 GB", "512Mi", "2 vCPUs") is no name, and what an amount is
+    of ("requires at least 4 GB of RAM") is a resource, not a component depended on. A
+    name after the amount's noun is still the object ("reads 100 MB of data from S3")."""
+    scope.ingest(
+        b"The search service requires at least 4 GB of RAM.\n"
+        b"The indexer uses 2 vCPUs of the node pool.\n"
+        b"The cart service uses 512Mi of memory. The builder requires 4Gb of RAM.\n"
+        b"The ingest service reads 100 MB of data from S3.\n"
+        b"The report service uses GB as its unit and calls the ledger service.\n",
+        name="sizing.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("ingest service", "reads", "S3"),
+        ("report service", "uses", "GB"),  # a unit not after a number is a word like others
+    }
+    names = {i.name for i in scope.entities("GB")} | {i.name for i in scope.entities("MB")}
+    assert names == {"GB"}
+    _assert_located(scope, scope.relations())
+
+
 def test_an_aside_between_subject_and_verb_keeps_the_subject(scope: Scope) -> None:
     """An aside in commas, parentheses or dashes, however long, and even naming another
     thing, leaves the subject what it was (with dashes, "Redis writes to the cart store" was

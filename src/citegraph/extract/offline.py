@@ -24,6 +24,7 @@ from typing import Protocol
 from ..text.words import STOPWORDS
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
+from .prose_names import UNITS, after_a_number
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,10 @@ class OfflineExtractor:
                 opens = not before or before[-1] in _SENTENCE_ENDS
                 if not opens:
                     mid_sentence.add(word)
-            words.append((start, end, word, _kind_of(word), opens))
+            kind = _kind_of(word)
+            if kind is not None and word in UNITS and after_a_number(text, start):
+                kind = None  # "4 GB", "2 vCPUs": a unit of measure, no name
+            words.append((start, end, word, kind, opens))
 
         run: list[Word] = []
         run_starts_sentence = False

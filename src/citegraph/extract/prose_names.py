@@ -19,6 +19,31 @@ _COMPONENT = re.compile(
     r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)[a-z][\w-]*\s+){1,2}"
     r"(?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])"
 )
+# Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
+# what follows "4 GB of" is an amount of a resource ("requires 4 GB of RAM"), not a component.
+UNITS = frozenset(
+    "KB MB GB TB PB KiB MiB GiB TiB PiB Ki Mi Gi Ti Pi Kb Mb Gb Tb Kbps Mbps Gbps Hz kHz KHz "
+    "MHz GHz RPS QPS TPS IOPS CPUs vCPU vCPUs GPUs".split()
+)
+_AMOUNT = re.compile(
+    r"\d[\d.,]*\s?(?:" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")\s+of\s+(?:the\s+)?\Z"
+)
+
+
+def after_a_number(text: str, start: int) -> bool:
+    """Whether the word at `start` follows a number, directly or after one space."""
+    before = text[max(0, start - 2) : start]
+    return bool(before) and (
+        before[-1].isdigit() or (before[-1] in " \u00a0" and before[:1].isdigit())
+    )
+
+
+def ends_in_an_amount(gap: str) -> bool:
+    """Whether `gap` (a verb's end to its object) ends in an amount of what follows: "at least
+    4 GB of", "2 vCPUs of"."""
+    return _AMOUNT.search(gap) is not None
+
+
 # Words that, right after a component's name, still name that component ("the cart pod").
 SAME_THING = frozenset({
     "service", "microservice", "pod", "pods", "container", "containers", "deployment",
@@ -103,13 +128,15 @@ _WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
 
 
 def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]`, where the one-word name `name` is capitalised ("Build",
-    "Service"), is the ordinary word in lower case: a word for any component ("the
-    service"), or a word after a name modifying it or a quantifier ("the iOS build uses",
-    "these tools call"). After an article, a verb or a preposition it is the name ("the
-    chatbot sends", "writes to redis"); a name written otherwise ("Redis", "cartservice",
-    "PostgreSQL") is found in any case."""
+    """Whether `text[start:end]` is a unit after a number ("4 GB"), or, where the one-word
+    name `name` is capitalised ("Build", "Service"), the ordinary word in lower case: a word
+    for any component ("the service"), or a word after a name modifying it or a quantifier
+    ("the iOS build uses", "these tools call"). After an article, a verb or a preposition it
+    is the name ("the chatbot sends", "writes to redis"); a name written otherwise ("Redis",
+    "cartservice", "PostgreSQL") is found in any case."""
     written = text[start:end]
+    if written in UNITS and after_a_number(text, start):
+        return True  # "4 GB": a unit, wherever else "GB" is a name
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
     if written in _GENERIC:

@@ -25,7 +25,7 @@ import re
 from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
-from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, names_in
+from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
@@ -66,6 +66,7 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         len(gap) > _MAX_OBJECT_GAP
         or re.search(r"[.;:!?,()\n]", gap)
         or _CLAUSE_WORDS.intersection(words)
+        or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
     ):
         return []
     listed = [following[0]]
