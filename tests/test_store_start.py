@@ -261,3 +261,35 @@ def test_the_index_wait_grows_with_the_store_unless_set(
     monkeypatch.setenv("CITEGRAPH_INDEX_TIMEOUT", "5")
     with citegraph.open(slow_home) as ws:
         assert ws.index_timeout_s == 5.0
+
+
+def test_a_home_deleted_and_used_again_at_once_keeps_its_new_server_reachable(
+    tmp_path: Path,
+) -> None:
+    """Seen by hand: `rm -rf` of a home whose server lingered, then a command at once. The
+    new server took the same socket path; the old one, stopped by its keeper a moment later,
+    removed that path as it exited, and the next command waited 60 s for a server it could
+    no longer reach. Each server now has a socket file of its own behind the home's path."""
+    import shutil
+
+    home = tmp_path / "home"
+    linger = env_with(CITEGRAPH_STORE_LINGER="600")
+    assert cli("docs", "--home", str(home), env=linger).returncode == 0
+    [old] = falkordb_processes(home)
+    shutil.rmtree(home)
+    assert cli("docs", "--home", str(home), env=linger).returncode == 0
+    new = [pid for pid in falkordb_processes(home) if pid != old]
+    assert len(new) == 1
+    wait_until(lambda: old not in falkordb_processes(home), 30, "the old server to stop")
+    started = time.monotonic()
+    again = cli(
+        "docs",
+        "--home",
+        str(home),
+        env=env_with(CITEGRAPH_STORE_LINGER="600", CITEGRAPH_START_TIMEOUT="20"),
+    )
+    assert again.returncode == 0, again.stderr
+    assert time.monotonic() - started < 15
+    assert falkordb_processes(home) == new
+    assert cli("stop", "--home", str(home)).returncode == 0
+    assert falkordb_processes(home) == []

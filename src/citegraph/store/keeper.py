@@ -41,12 +41,19 @@ def keep(home: Path, linger_s: float, given: ServerInfo | None = None) -> str:
         if not server.run_dir.is_dir() or not server.data_dir.is_dir():
             # The home was deleted under its server: nothing can use it again.
             if pid_alive(watched.pid, watched.start):
-                server._stop(watched)
+                server._stop(watched, unlink_link=False)  # no lock: the link is not ours
             return f"the home was removed; stopped its server (pid {watched.pid})"
         with locked(server.run_dir / "lock"):
+            current = server._read_info()
+            if current is not None and current != watched and pid_alive(watched.pid, watched.start):
+                # The home was removed and made again between two looks (`rm -rf` and a
+                # command at once): another server runs on the new data; this one serves
+                # data that is gone, and nobody can reach it.
+                server._stop(watched, unlink_link=False)
+                return f"the home was made anew; stopped its old server (pid {watched.pid})"
             if not _still_me(record):
                 return "replaced by another keeper"
-            info = server._read_info() or watched  # a lost record does not orphan the server
+            info = current or watched  # a lost record does not orphan the server
             if not pid_alive(info.pid, info.start):
                 record.unlink(missing_ok=True)
                 return "the server is gone"
