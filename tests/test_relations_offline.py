@@ -202,6 +202,37 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+LICENCE = b"""# Attribution
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING
+BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY.
+
+This software depends on external packages and source code. This code is not standalone and
+requires a support library to be linked with it. While this license is intended to facilitate
+the commercial use of the Program, the Contributor who includes the Program in a Commercial
+product offering should do so. The needs of the Billing Service come first. If set to
+`false` uses the `mock` catalog.
+
+The catalog service calls the search service with HTTP GET requests.
+"""
+
+
+def test_shouted_text_and_nouns_spelled_like_verbs_state_nothing(scope: Scope) -> None:
+    """Seen in a licence attribution file (AWS's retail store sample): words of a run in
+    capitals with a stopword among them ("WITHOUT WARRANTY OF ANY KIND") are shouting, not
+    acronyms, so "AND" and "SOFTWARE" are no names to find in "software ... and" later; and
+    a verb followed by "of" is a noun ("the commercial use of", "the needs of"); a value
+    written as code (`false`, `null`) is no name. Acronyms in a short run ("HTTP GET") are
+    still names, and the catalog service still calls search."""
+    scope.ingest(LICENCE, name="ATTRIBUTION.md")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("catalog service", "calls", "search service")
+    }
+    for shouted in ("AND", "SOFTWARE", "WARRANTY", "THE"):
+        assert not [i for i in scope.entities(shouted) if i.mentions], shouted
+    assert [i for i in scope.entities("HTTP") if i.mentions]
+
+
 def test_an_aside_between_subject_and_verb_keeps_the_subject(scope: Scope) -> None:
     """An aside in commas, parentheses or dashes, however long, and even naming another
     thing, leaves the subject what it was (with dashes, "Redis writes to the cart store" was

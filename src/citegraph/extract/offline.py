@@ -46,6 +46,10 @@ class Extractor(Protocol):
 
 
 _BACKTICKED = re.compile(r"`([^`\n]{2,60})`")
+# Values written as code that name nothing ("If set to `false` uses a mock").
+_LITERALS = frozenset(
+    {"true", "false", "null", "none", "nil", "yes", "no", "undefined", "on", "off"}
+)
 _CONNECTORS = frozenset({"of", "de", "von", "van", "der", "la", "le", "du", "del", "da", "y"})
 # Between two capitalised words of one name: a single space, or connectors between spaces.
 _GAP = re.compile(r" (?:(?:" + "|".join(sorted(_CONNECTORS)) + r") )*")
@@ -156,6 +160,7 @@ class OfflineExtractor:
                 kind = None  # "4 GB", "2 vCPUs": a unit of measure, no name
             words.append((start, end, word, kind, opens))
 
+        words = _without_shouting(text, words)
         run: list[Word] = []
         run_starts_sentence = False
         previous_end = -1
@@ -207,12 +212,48 @@ class OfflineExtractor:
         if run:
             flush()
         for match in _BACKTICKED.finditer(text):
-            add(match.group(1), "identifier", match.start(1))
+            if match.group(1).lower() not in _LITERALS:
+                add(match.group(1), "identifier", match.start(1))
         named = [Candidate(n, k, start, count) for (n, k), (start, count) in found.items()]
         name = (title or "").strip(" .'’-")
         if len(name) >= 2 and (name, "title") not in found:
             named.append(Candidate(name, "title"))  # where it is: left to the matcher
         return named
+
+
+# Text written in capitals (a licence's "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF
+# ANY KIND"): a run of at least this many words in capitals, one of them a stopword, is
+# shouting, and none of its words is an acronym or a name.
+_SHOUTED_RUN = 3
+_MAX_SHOUTED_GAP = 6  # characters between two of its words, no letter among them
+
+
+def _without_shouting(
+    text: str, words: list[tuple[int, int, str, str | None, bool]]
+) -> list[tuple[int, int, str, str | None, bool]]:
+    """`words` with those of runs of shouted text (see _SHOUTED_RUN) read as no names."""
+    shouted: set[int] = set()
+    run: list[int] = []
+
+    def close() -> None:
+        if len(run) >= _SHOUTED_RUN and any(words[i][2].lower() in STOPWORDS for i in run):
+            shouted.update(run)
+        run.clear()
+
+    for index, (start, _end, word, _kind, _opens) in enumerate(words):
+        capitals = len(word) >= 2 and word.isupper() and word.replace("'", "").isalpha()
+        if not capitals:
+            close()
+            continue
+        if run:
+            gap = text[words[run[-1]][1] : start]
+            if len(gap) > _MAX_SHOUTED_GAP or any(c.isalpha() for c in gap):
+                close()
+        run.append(index)
+    close()
+    if not shouted:
+        return words
+    return [(s, e, w, None if i in shouted else k, o) for i, (s, e, w, k, o) in enumerate(words)]
 
 
 def _flush(text: str, run: list[Word], add: Callable[[str, str, int], None]) -> None:

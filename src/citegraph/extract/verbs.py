@@ -39,7 +39,9 @@ VERBS: tuple[Verb, ...] = (
         "needs", "is backed by", "is built on",
     )),
     *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
-    *(Verb(p, "uses") for p in ("uses", "use", "is using", "makes use of", "leverages")),
+    *(Verb(p, "uses") for p in (
+        "uses", "use", "is using", "makes use of", "made use of", "make use of", "leverages",
+    )),
     *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
     *(Verb(p, "reads") for p in (
         "reads from", "read from", "reads … from", "fetches … from", "fetches", "loads … from",
@@ -71,7 +73,9 @@ def _compile(phrase: str) -> re.Pattern[str]:
             pattern += re.escape(word) + r"\s+"
     pattern = pattern.removesuffix(r"\s+")
     if phrase.split()[-1] not in _PREPOSITIONS:
-        pattern += r"(?!\s+to\s)"  # "needs to be set" states no dependency
+        # "needs to be set" states no dependency; "the commercial use of", "the needs of",
+        # "queries of the log" are nouns
+        pattern += r"(?!\s+(?:to|of)\s)"
     return re.compile(r"(?<![\w-])" + pattern + r"(?![\w-])", re.I)
 
 
