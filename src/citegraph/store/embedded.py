@@ -423,12 +423,13 @@ class EmbeddedServer:
         """Stop the server `info` in order (SHUTDOWN, then SIGTERM, SIGKILL as a last resort)
         and remove its socket, and the home's link to it (`unlink_link`: under the run lock
         only, where no other server can be linked in meanwhile)."""
-        sockets.shutdown(info.socket)
+        asked = sockets.shutdown(info.socket)
         deadline = time.monotonic() + 30
         signalled = False
         while pid_alive(info.pid, info.start) and time.monotonic() < deadline:
-            if not signalled and time.monotonic() > deadline - 25:
-                # SHUTDOWN was not taken (still loading, say): SIGTERM also stops it in order.
+            if not signalled and (not asked or time.monotonic() > deadline - 25):
+                # SHUTDOWN was not taken (still loading, say), or could not be asked (its
+                # socket is gone with its home): SIGTERM also stops it in order.
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(info.pid, signal.SIGTERM)
                 signalled = True

@@ -97,11 +97,16 @@ def ping(sock: str, timeout: float = 2.0) -> str:
         return ""
 
 
-def shutdown(sock: str) -> None:
+def shutdown(sock: str) -> bool:
     """Ask the server on `sock` to shut down (it fsyncs first); returns once it closed the
-    connection, or at once if nothing answers there."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.settimeout(30)
-        conn.connect(sock)
-        conn.sendall(b"SHUTDOWN\r\n")
-        conn.recv(256)  # returns when the server closes the connection
+    connection (True), or at once if nothing could be asked there (False)."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(30)
+            conn.connect(sock)
+            conn.sendall(b"SHUTDOWN\r\n")
+            with contextlib.suppress(OSError):
+                conn.recv(256)  # returns when the server closes the connection
+            return True
+    except OSError:
+        return False
