@@ -791,6 +791,58 @@ def test_credentials_and_paths_from_elsewhere_leave_a_written_host_readable(
     _assert_located(scope, relations)
 
 
+TYE = b"""name: shop-on-dapr
+services:
+- name: gateway
+  env:
+    - Clusters__catalog__Address=http://catalog:5002
+    - Clusters__cart__Address=http://host.docker.internal:5004
+- name: catalog
+  env:
+    - PG_HOST=postgres
+    - ELASTIC=search:9200
+"""
+
+APP_SPEC = b"""name: shop
+services:
+- name: web
+  envs:
+  - key: API_URL
+    value: http://api:8080
+- name: api
+  envs:
+  - key: DATABASE_URL
+    value: postgres://${DB_USER}:${DB_PASSWORD}@orders-db:5432/orders
+"""
+
+# A compose environment where an ordinary setting comes before one whose value is an address.
+COMPOSE_ENVIRONMENT = b"""services:
+  kitchen:
+    environment:
+      DB_USER: kitchen
+      KAFKA_BOOTSTRAP_SERVERS: kafka:29092
+"""
+
+
+def test_a_list_of_named_services_owns_each_its_settings(scope: Scope) -> None:
+    """Tye's `services:` list, an app platform's spec (`envs:` of `key`/`value`): each named
+    item owns its settings, not the file's own `name`; an environment there is read as a
+    compose one (`search:9200` is an address). The machine a container runs on
+    (`host.docker.internal`) is no component."""
+    scope.ingest(TYE, name="tye.yaml")
+    scope.ingest(APP_SPEC, name="app.yaml")
+    scope.ingest(COMPOSE_ENVIRONMENT, name="compose.yaml")
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("kitchen", "calls", "kafka"),
+        ("gateway", "calls", "catalog"),
+        ("catalog", "calls", "postgres"),
+        ("catalog", "calls", "search"),
+        ("web", "calls", "api"),
+        ("api", "calls", "orders-db"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_a_packages_metadata_links_are_not_calls(scope: Scope) -> None:
     """package.json and its lock file name the package's home, repository, issue tracker,
     funding and people: links, not calls. A setting of the package is still read."""

@@ -116,6 +116,12 @@ _METADATA_KEYS = frozenset(
 )  # fmt: skip
 
 
+# What holds a service's environment: compose's `environment`, Tye's `env`, an app spec's
+# `envs` (DigitalOcean) or `envVars` (Render); and what names one entry of a list of them.
+_ENVIRONMENTS = frozenset({"environment", "env", "envs", "envVars"})
+_ENTRY_NAMES = ("name", "key")
+
+
 def _settings(
     text: str,
     owner: Located,
@@ -147,10 +153,11 @@ def _settings(
             else:
                 yield from _settings(text, owner, item, seen, anywhere, anywhere, peers)
         return
-    named = next(((k, v) for k, v in _pairs(node) if _scalar(k) == "name"), None)
+    named = next(((k, v) for k, v in _pairs(node) if _scalar(k) in _ENTRY_NAMES), None)
     value = _get(node, "value")
     if named is not None and names_an_address(_scalar(named[1]) or "", _scalar(value), True):
-        # A Kubernetes env entry: the evidence runs from `name:` to the end of its value.
+        # An env entry (Kubernetes' `name:`, an app spec's `key:`): the evidence runs from
+        # the name to the end of its value.
         relation = _call(text, owner, named[0], value, peers)
         if relation is not None:
             yield relation
@@ -167,9 +174,21 @@ def _settings(
         elif key_text == "depends_on":
             yield from _depends_on(text, owner, key, child)
         else:
-            yield from _settings(
-                text, owner, child, seen, anywhere or key_text == "environment", anywhere, peers
-            )
+            inner_env = anywhere or key_text in _ENVIRONMENTS
+            yield from _settings(text, owner, child, seen, inner_env, anywhere, peers)
+
+
+def _named_services(services: Any) -> list[tuple[Any, Any]]:
+    """(name node, body) of each item of a `services` list whose items are named mappings;
+    empty when `services` is no such list."""
+    import yaml
+
+    if not isinstance(services, yaml.SequenceNode):
+        return []
+    items = [(_get(item, "name"), item) for item in services.value]
+    if not items or not all(_scalar(name) for name, _ in items):
+        return []
+    return items
 
 
 def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[StructuralRelation]:
@@ -237,6 +256,13 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         if root is None:
             continue
         services = _get(root, "services")
+        listed = _named_services(services)
+        if listed:
+            # A list of services each with its name (Tye, an app platform's spec): each is
+            # the owner of its settings, not the file's own `name`.
+            for name, body in listed if relations else ():
+                read.relations.extend(_settings(text, _named(text, name), body, set()))
+            continue
         if services is not None and _pairs(services):
             peers = frozenset(n for k, _ in _pairs(services) if (n := _scalar(k)) and "." in n)
             for key, body in _pairs(services):

@@ -24,6 +24,12 @@ _NOT_A_COMPONENT = frozenset(
     {"localhost", "127", "0", "example", "http", "https", "true", "false", "yes", "no", "none",
      "null"}
 )  # fmt: skip
+# Names a container runtime gives the machine it runs on: no component of the system.
+_HOST_MACHINE = frozenset(
+    {"host.docker.internal", "gateway.docker.internal", "host.containers.internal",
+     "host.minikube.internal", "kubernetes.docker.internal", "host-gateway",
+     "docker.for.mac.localhost", "docker.for.win.localhost"}
+)  # fmt: skip
 # A public host ("smtp.gmail.com", "api.stripe.com") is named whole: its first label says
 # nothing. A cluster's names ("redis.default.svc.cluster.local") are named by their first.
 _PUBLIC_ENDINGS = frozenset(
@@ -104,6 +110,8 @@ def host_in(value: str) -> tuple[str, int] | None:
         return None
     host, domain = match.group("host"), match.group("domain")
     if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
+        return None
+    if (host + domain).lower() in _HOST_MACHINE:
         return None
     if domain.rsplit(".", 1)[-1].lower() in _PUBLIC_ENDINGS:
         host += domain
