@@ -54,8 +54,9 @@ def remove_own_sockets(home_path: str) -> None:
 
 def link(home_path: str, own: str) -> None:
     """Point the home's path at the server socket `own` (atomically), unless it is that
-    socket itself (a server started before servers had sockets of their own)."""
-    if own == home_path:
+    socket itself or not beside it (a server started before servers had sockets of their
+    own: clients then connect to its socket directly, see `connect_path`)."""
+    if own == home_path or Path(own).parent != Path(home_path).parent:
         return
     path, target = Path(home_path), Path(own).name
     with contextlib.suppress(OSError):
