@@ -24,7 +24,7 @@ from typing import Protocol
 from ..text.words import STOPWORDS
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
-from .prose_names import UNITS, after_a_number
+from .prose_names import a_unit_at
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,7 @@ _KINDS: dict[str, str | None] = {}
 _MAX_KINDS = 200_000
 
 Word = tuple[int, int, str]  # start, end, the word
+Scanned = tuple[int, int, str, str | None, bool]  # a Word, its kind, whether it opens a sentence
 
 
 def _kind_of(word: str) -> str | None:
@@ -145,7 +146,7 @@ class OfflineExtractor:
             else:
                 seen[1] += 1
 
-        words: list[tuple[int, int, str, str | None, bool]] = []
+        words: list[Scanned] = []
         # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
         mid_sentence: set[str] = set()
         for start, end, word in words_worth_a_look(text):
@@ -156,7 +157,7 @@ class OfflineExtractor:
                 if not opens:
                     mid_sentence.add(word)
             kind = _kind_of(word)
-            if kind is not None and word in UNITS and after_a_number(text, start):
+            if kind is not None and a_unit_at(text, start, word):
                 kind = None  # "4 GB", "2 vCPUs": a unit of measure, no name
             words.append((start, end, word, kind, opens))
 
@@ -228,9 +229,7 @@ _SHOUTED_RUN = 3
 _MAX_SHOUTED_GAP = 6  # characters between two of its words, no letter among them
 
 
-def _without_shouting(
-    text: str, words: list[tuple[int, int, str, str | None, bool]]
-) -> list[tuple[int, int, str, str | None, bool]]:
+def _without_shouting(text: str, words: list[Scanned]) -> list[Scanned]:
     """`words` with those of runs of shouted text (see _SHOUTED_RUN) read as no names."""
     shouted: set[int] = set()
     run: list[int] = []

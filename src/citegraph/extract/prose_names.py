@@ -30,8 +30,11 @@ _AMOUNT = re.compile(
 )
 
 
-def after_a_number(text: str, start: int) -> bool:
-    """Whether the word at `start` follows a number, directly or after one space."""
+def a_unit_at(text: str, start: int, word: str) -> bool:
+    """Whether `word`, written at `start` in `text`, is a unit of measure: one of UNITS right
+    after a number, directly or after one space ("4 GB", "512Mi")."""
+    if word not in UNITS:
+        return False
     before = text[max(0, start - 2) : start]
     return bool(before) and (
         before[-1].isdigit() or (before[-1] in " \u00a0" and before[:1].isdigit())
@@ -135,7 +138,7 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     is the name ("the chatbot sends", "writes to redis"); a name written otherwise ("Redis",
     "cartservice", "PostgreSQL") is found in any case."""
     written = text[start:end]
-    if written in UNITS and after_a_number(text, start):
+    if a_unit_at(text, start, written):
         return True  # "4 GB": a unit, wherever else "GB" is a name
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
