@@ -196,9 +196,42 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
     assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
         ("ingest service", "reads", "S3"),
         ("report service", "uses", "GB"),  # a unit not after a number is a word like others
+        ("report service", "calls", "ledger service"),  # a second predicate of the subject
     }
     names = {i.name for i in scope.entities("GB")} | {i.name for i in scope.entities("MB")}
     assert names == {"GB"}
+    _assert_located(scope, scope.relations())
+
+
+def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> None:
+    """A verb after "and" or "but" ("X does A and calls Y") is the subject's too, when every
+    predicate agrees with one subject; a verb in a clause of its own ("which"), after another
+    subject, or in the plural ("clients connect and call") is not said of the first name."""
+    scope.ingest(
+        b"The chat service serves the web page and forwards user questions to the agent"
+        b" service.\n\n"
+        b"The order service reads from the orders queue and then writes to the orders"
+        b" database.\n\n"
+        b"The frontend service is deployed with Helm and talks to the cart service.\n\n"
+        b"The billing service does not call the ledger service but uses the audit service.\n\n"
+        b"The gateway service calls the auth service, which reads from the users database and"
+        b" writes to the sessions cache.\n\n"
+        b"The scheduler service calls the clock service and the mailer service writes to the outbox"
+        b" queue.\n\n"
+        b"The portal lets users pick a plan and call the pricing service.\n",
+        name="flows.md",
+    )
+    assert _edges(scope) == {
+        ("chat service", "calls", "agent service", "affirmed", "actual"),
+        ("order service", "reads", "orders queue", "affirmed", "actual"),
+        ("order service", "writes", "orders database", "affirmed", "actual"),
+        ("frontend service", "calls", "cart service", "affirmed", "actual"),
+        ("billing service", "calls", "ledger service", "negated", "actual"),
+        ("billing service", "uses", "audit service", "affirmed", "actual"),
+        ("gateway service", "calls", "auth service", "affirmed", "actual"),
+        ("scheduler service", "calls", "clock service", "affirmed", "actual"),
+        ("mailer service", "writes", "outbox queue", "affirmed", "actual"),
+    }
     _assert_located(scope, scope.relations())
 
 

@@ -26,33 +26,17 @@ from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
+from .subjects import CLAUSE_WORDS, OPENING, PRONOUN_LEADS, subject_of
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
 _LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
-_MAX_SUBJECT_GAP = 60
-# A pronoun subject opening a sentence, and what may come before the name that opens the
-# sentence it refers back to (a bullet, a heading's marks, an article).
+# A pronoun subject opening a sentence.
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])")
-_OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
-# Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
-# another word makes the pronoun part of a longer subject ("The service mesh sends").
-_PRONOUN_LEADS = frozenset({
-    "also", "then", "now", "only", "still", "directly", "always", "usually", "often",
-    "sometimes", "first", "later", "in", "turn", "is", "are", "was", "were", "does", "do",
-    "did", "doesn't", "don't", "didn't", "not", "never", "no", "longer", "may", "might",
-    "could", "would", "will", "should", "can", "cannot", "won't", "can't",
-})  # fmt: skip
-
-
-_CLAUSE_WORDS = frozenset({
-    "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
-    "then", "so", "because", "if", "instructions",
-})  # fmt: skip
 
 
 def _objects(text: str, names: list[Name], after: int) -> list[Name]:
@@ -65,7 +49,7 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     if (
         len(gap) > _MAX_OBJECT_GAP
         or re.search(r"[.;:!?,()\n]", gap)
-        or _CLAUSE_WORDS.intersection(words)
+        or CLAUSE_WORDS.intersection(words)
         or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
     ):
         return []
@@ -75,121 +59,6 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
             break
         listed.append(name)
     return listed
-
-
-# Between a subject and its verb: a few auxiliaries or adverbs ("does not", "also").
-_MAX_SUBJECT_WORDS = 4
-# Words that give the verb another agent: a pronoun ("the namespace you use", "the cache we
-# read from") or a verb that lets someone else act ("X lets you use Y", "X allows clients to
-# call Y").
-_OTHER_AGENT = frozenset({
-    "you", "we", "they", "i", "he", "she", "it", "lets", "let", "allows", "allow",
-    "enables", "enable", "helps", "help", "makes", "make",
-})  # fmt: skip
-
-
-def _leaves_the_subject(words: list[str]) -> bool:
-    """Whether `words`, between a name (or an aside after it) and a verb, leave the name the
-    verb's subject: a few words, none opening a clause or giving the verb another agent."""
-    return (
-        len(words) <= _MAX_SUBJECT_WORDS
-        and not _CLAUSE_WORDS.intersection(words)
-        and not _another_agent(words)
-    )
-
-
-def _another_agent(words: list[str]) -> bool:
-    """Whether the verb after `words` (the gap after a name) is done by someone else: the
-    last pronoun or letting verb is followed only by auxiliaries and adverbs ("the X you
-    call", "X lets you use"; not "the X we deployed calls", where "deployed" is ours)."""
-    last = max((i for i, w in enumerate(words) if w in _OTHER_AGENT), default=-1)
-    return last >= 0 and all(w in _PRONOUN_LEADS for w in words[last + 1 :])
-
-
-# An aside between a subject and its verb: in commas, parentheses or dashes, closed just
-# before the verb (a few words may follow it: "X, written in Go, also calls Y").
-_ASIDE = re.compile(
-    r"(?:,(?P<comma>[^,\n]{1,160}),|\((?P<paren>[^()\n]{1,160})\)"
-    r"|\s[—–](?P<dash>[^—–\n]{1,160})[—–])(?P<rest>[^,;:!?()\[\]—–\n]{0,40})\Z"
-)
-_ASIDE_ENDS = re.compile(r"[;!?]|\.\s")  # a sentence's end inside it: no aside
-
-
-def _after_aside(text: str, names: list[Name], verb_start: int) -> Name | None:
-    """The name just before an aside that closes just before the verb, if there is one:
-    "The cart service, backed by Redis, writes..." is said of the cart service, not Redis."""
-    window_start = max(0, verb_start - 240)
-    aside = _ASIDE.search(text, window_start, verb_start)
-    if aside is None:
-        return None
-    inside = aside.group("comma") or aside.group("paren") or aside.group("dash") or ""
-    rest = re.findall(r"[\w'’-]+", aside.group("rest").lower())
-    if _ASIDE_ENDS.search(inside) or not _leaves_the_subject(rest):
-        return None
-    before = [n for n in names if n.end <= aside.start()]
-    if not before or text[before[-1].end : aside.start()].strip("`* "):
-        return None  # the aside does not follow a name
-    subject = before[-1]
-    # The name opens its sentence or clause ("than the PLO, the charter took a stand,
-    # calling for..." is no aside after the PLO).
-    opening = max(text.rfind(mark, 0, subject.start) for mark in ",;:(\n")
-    lead = text[opening + 1 : subject.start].lstrip().rstrip("`*")
-    return subject if _OPENING.fullmatch(lead) else None
-
-
-def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
-    """The name the verb at `verb_start` is said of: the nearest one before it separated
-    only by a few words that open no new clause, or one followed by an aside (in commas,
-    parentheses or dashes). A verb after "to" (an infinitive) has no subject here."""
-    before = [n for n in names if n.end <= verb_start]
-    if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
-        return None
-    aside = _after_aside(text, before, verb_start)
-    if aside is not None:
-        return aside
-    for name in reversed(before):
-        gap = text[name.end : verb_start]
-        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–]", gap):
-            return None  # (an aside before the verb was read above)
-        if gap.startswith(("'s ", "’s ")):
-            return None  # "the frontend's help page calls...": the page does, not the frontend
-        words = re.findall(r"[\w'’-]+", gap.lower())
-        if words and _modifies_a_noun(words[0]):
-            return None  # "The `main` branch uses...": the branch does, not main
-        return name if "," not in gap and _leaves_the_subject(words) else None
-    return None
-
-
-_PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
-# Modal verbs and adverbs _PRONOUN_LEADS does not hold: "the frontend must call".
-_MORE_LEADS = frozenset({
-    "must", "shall", "just", "again", "even", "already", "both", "all", "each", "alone",
-    "itself", "too", "thus", "therefore", "however", "otherwise", "ever", "once", "instead",
-    "today", "rather", "meanwhile", "thereby", "himself", "herself", "themselves", "isn't",
-    "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "shouldn't", "mustn't",
-    "couldn't", "wouldn't", "needn't",
-})  # fmt: skip
-# Verbs that lead into a verb phrase ("made use of", "has access to"): the name is the subject.
-_LEADING_VERBS = frozenset({
-    "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
-    "kept", "sets", "set", "goes", "went",
-})  # fmt: skip
-
-
-def _modifies_a_noun(next_word: str) -> bool:
-    """Whether a name followed by `next_word` (before the verb) is a modifier in a longer
-    noun phrase ("the `main` branch", "the frontend make target", "MCP clients connect"):
-    the word after it is neither an auxiliary, an adverb, a pronoun, a verb ("made use
-    of", "deployed") nor a word for the component itself ("the cart pod")."""
-    return not (
-        next_word in _PRONOUN_LEADS
-        or next_word in _MORE_LEADS
-        or next_word in SAME_THING
-        or next_word in COMPONENT_WORDS
-        or next_word in _PERSONS
-        or next_word in _LEADING_VERBS
-        or next_word.endswith(("ly", "ed"))
-    )
 
 
 def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
@@ -205,17 +74,22 @@ def _part_of(a: str, b: str) -> bool:
 
 
 def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Name, Name, str]]:
-    """(source, target, type) of each relation `sentence` states between `names`."""
-    found: list[tuple[Name, Name, str]] = []
+    """(source, target, type) of each relation `sentence` states between `names`. A name
+    listed after a verb that is the subject of a later verb opens a clause of its own ("X
+    calls A and B writes to C": X does not call B)."""
+    clauses: list[tuple[Name, list[Name], Stated]] = []
     for left, right in itertools.pairwise(names):
         stated = verbs.stated_relation(sentence[left.end : right.start])
         if stated is None:
             continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
-        subject = _subject(sentence, names, verb_start)
-        if subject is None:
-            continue
-        for target in _objects(sentence, names, verb_end):
+        subject = subject_of(sentence, names, verb_start)
+        if subject is not None:
+            clauses.append((subject, _objects(sentence, names, verb_end), stated))
+    subjects = {subject for subject, _, _ in clauses}
+    found: list[tuple[Name, Name, str]] = []
+    for subject, targets, stated in clauses:
+        for target in targets[:1] + [t for t in targets[1:] if t not in subjects]:
             pair = (target, subject) if stated.passive else (subject, target)
             found.append((*pair, stated.type))
     return found
@@ -230,7 +104,7 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
     if _PARAGRAPH_BREAK.search(gap) and not previous.startswith("#"):
         return None
     names = names_in(previous, known)
-    if not names or not _OPENING.fullmatch(previous[: names[0].start]):
+    if not names or not OPENING.fullmatch(previous[: names[0].start]):
         return None
     first, after = names[0], previous[names[0].end :]
     if after.startswith(("'s", "’s")):
@@ -283,7 +157,7 @@ def _pronoun_relations(
         return []
     verb = verbs.stated_relation(sentence[pronoun.end : names[1].start])
     lead = sentence[pronoun.end : pronoun.end + verb.start].lower().split() if verb else []
-    if verb is None or not _PRONOUN_LEADS.issuperset(w.strip(",") for w in lead):
+    if verb is None or not PRONOUN_LEADS.issuperset(w.strip(",") for w in lead):
         return []  # no verb right after it: the pronoun opens a longer subject
     found: list[RelationProposal] = []
     for a, b, kind in _stated(sentence, names, verbs):

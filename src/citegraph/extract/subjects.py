@@ -1,0 +1,220 @@
+"""Who does what a verb says: the subject of a relation's verb in a sentence.
+
+The nearest name before the verb, when the words between open no new clause and give the
+verb no other agent ("X also calls Y", not "the X you call"); a name followed by an aside
+("X, written in Go, calls Y"); and the name opening the sentence for a verb coordinated with
+its first predicate ("The chat service serves a web page and forwards questions to the
+agent"). Offsets are character offsets in the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .prose_names import COMPONENT_WORDS, SAME_THING, Name
+
+_MAX_SUBJECT_GAP = 60
+# What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
+OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
+# Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
+# another word makes the pronoun part of a longer subject ("The service mesh sends").
+PRONOUN_LEADS = frozenset({
+    "also", "then", "now", "only", "still", "directly", "always", "usually", "often",
+    "sometimes", "first", "later", "in", "turn", "is", "are", "was", "were", "does", "do",
+    "did", "doesn't", "don't", "didn't", "not", "never", "no", "longer", "may", "might",
+    "could", "would", "will", "should", "can", "cannot", "won't", "can't",
+})  # fmt: skip
+
+
+CLAUSE_WORDS = frozenset({
+    "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
+    "then", "so", "because", "if", "instructions",
+})  # fmt: skip
+
+# Between a subject and its verb: a few auxiliaries or adverbs ("does not", "also").
+_MAX_SUBJECT_WORDS = 4
+# Words that give the verb another agent: a pronoun ("the namespace you use", "the cache we
+# read from") or a verb that lets someone else act ("X lets you use Y", "X allows clients to
+# call Y").
+_OTHER_AGENT = frozenset({
+    "you", "we", "they", "i", "he", "she", "it", "lets", "let", "allows", "allow",
+    "enables", "enable", "helps", "help", "makes", "make",
+})  # fmt: skip
+
+
+def _leaves_the_subject(words: list[str]) -> bool:
+    """Whether `words`, between a name (or an aside after it) and a verb, leave the name the
+    verb's subject: a few words, none opening a clause or giving the verb another agent."""
+    return (
+        len(words) <= _MAX_SUBJECT_WORDS
+        and not CLAUSE_WORDS.intersection(words)
+        and not _another_agent(words)
+    )
+
+
+def _another_agent(words: list[str]) -> bool:
+    """Whether the verb after `words` (the gap after a name) is done by someone else: the
+    last pronoun or letting verb is followed only by auxiliaries and adverbs ("the X you
+    call", "X lets you use"; not "the X we deployed calls", where "deployed" is ours)."""
+    last = max((i for i, w in enumerate(words) if w in _OTHER_AGENT), default=-1)
+    return last >= 0 and all(w in PRONOUN_LEADS for w in words[last + 1 :])
+
+
+# An aside between a subject and its verb: in commas, parentheses or dashes, closed just
+# before the verb (a few words may follow it: "X, written in Go, also calls Y").
+_ASIDE = re.compile(
+    r"(?:,(?P<comma>[^,\n]{1,160}),|\((?P<paren>[^()\n]{1,160})\)"
+    r"|\s[—–](?P<dash>[^—–\n]{1,160})[—–])(?P<rest>[^,;:!?()\[\]—–\n]{0,40})\Z"
+)
+_ASIDE_ENDS = re.compile(r"[;!?]|\.\s")  # a sentence's end inside it: no aside
+
+
+def _after_aside(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name just before an aside that closes just before the verb, if there is one:
+    "The cart service, backed by Redis, writes..." is said of the cart service, not Redis."""
+    window_start = max(0, verb_start - 240)
+    aside = _ASIDE.search(text, window_start, verb_start)
+    if aside is None:
+        return None
+    inside = aside.group("comma") or aside.group("paren") or aside.group("dash") or ""
+    rest = re.findall(r"[\w'’-]+", aside.group("rest").lower())
+    if _ASIDE_ENDS.search(inside) or not _leaves_the_subject(rest):
+        return None
+    before = [n for n in names if n.end <= aside.start()]
+    if not before or text[before[-1].end : aside.start()].strip("`* "):
+        return None  # the aside does not follow a name
+    subject = before[-1]
+    # The name opens its sentence or clause ("than the PLO, the charter took a stand,
+    # calling for..." is no aside after the PLO).
+    opening = max(text.rfind(mark, 0, subject.start) for mark in ",;:(\n")
+    lead = text[opening + 1 : subject.start].lstrip().rstrip("`*")
+    return subject if OPENING.fullmatch(lead) else None
+
+
+def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name the verb at `verb_start` is said of: the nearest one before it separated
+    only by a few words that open no new clause, or one followed by an aside (in commas,
+    parentheses or dashes). A verb after "to" (an infinitive) has no subject here."""
+    before = [n for n in names if n.end <= verb_start]
+    if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
+        return None
+    aside = _after_aside(text, before, verb_start)
+    if aside is not None:
+        return aside
+    for name in reversed(before):
+        gap = text[name.end : verb_start]
+        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–]", gap):
+            return None  # (an aside before the verb was read above)
+        if gap.startswith(("'s ", "’s ")):
+            return None  # "the frontend's help page calls...": the page does, not the frontend
+        words = re.findall(r"[\w'’-]+", gap.lower())
+        if words and _modifies_a_noun(words[0]):
+            return None  # "The `main` branch uses...": the branch does, not main
+        return name if "," not in gap and _leaves_the_subject(words) else None
+    return None
+
+
+_PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
+# Modal verbs and adverbs PRONOUN_LEADS does not hold: "the frontend must call".
+_MORE_LEADS = frozenset({
+    "must", "shall", "just", "again", "even", "already", "both", "all", "each", "alone",
+    "itself", "too", "thus", "therefore", "however", "otherwise", "ever", "once", "instead",
+    "today", "rather", "meanwhile", "thereby", "himself", "herself", "themselves", "isn't",
+    "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "shouldn't", "mustn't",
+    "couldn't", "wouldn't", "needn't",
+})  # fmt: skip
+# Verbs that lead into a verb phrase ("made use of", "has access to"): the name is the subject.
+_LEADING_VERBS = frozenset({
+    "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
+    "kept", "sets", "set", "goes", "went",
+})  # fmt: skip
+
+
+def _modifies_a_noun(next_word: str) -> bool:
+    """Whether a name followed by `next_word` (before the verb) is a modifier in a longer
+    noun phrase ("the `main` branch", "the frontend make target", "MCP clients connect"):
+    the word after it is neither an auxiliary, an adverb, a pronoun, a verb ("made use
+    of", "deployed") nor a word for the component itself ("the cart pod")."""
+    return not (
+        next_word in PRONOUN_LEADS
+        or next_word in _MORE_LEADS
+        or next_word in SAME_THING
+        or next_word in COMPONENT_WORDS
+        or next_word in _PERSONS
+        or next_word in _LEADING_VERBS
+        or next_word.endswith(("ly", "ed"))
+    )
+
+
+def subject_of(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name the verb at `verb_start` is said of (see the module's docstring)."""
+    return _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
+
+
+_COORDINATORS = frozenset({"and", "but"})
+# Auxiliaries said of one thing, and adverbs, which may stand before a predicate's verb.
+_SINGULAR = frozenset({
+    "is", "was", "has", "had", "does", "did", "isn't", "wasn't", "hasn't", "hadn't",
+    "doesn't", "didn't", "can", "cannot", "can't", "could", "may", "might", "must", "shall",
+    "should", "will", "won't", "would",
+})  # fmt: skip
+_ADVERBS = frozenset({
+    "also", "then", "now", "only", "still", "directly", "always", "usually", "often",
+    "sometimes", "first", "later", "in", "turn", "not", "never", "just", "again", "even",
+    "already", "thus", "therefore", "instead", "once", "rather", "thereby", "finally",
+    "eventually",
+})  # fmt: skip
+# Between the subject and a coordinated verb: what opens a clause of its own, whose verb the
+# coordinated one may be ("X calls Y, which reads Z and writes to W": Y writes, not X).
+_OWN_CLAUSE = frozenset({
+    "which", "that", "who", "whom", "whose", "where", "when", "while", "because", "if",
+    "so", "unless", "until", "whether", "although", "though", "whereas", "or",
+})  # fmt: skip
+_MAX_PREDICATE = 200
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def _said_of_one(words: list[str]) -> bool:
+    """Whether a predicate opening with `words` agrees with one subject: its first word that
+    is no adverb is a singular auxiliary or a verb in the third person or the past
+    ("provides", "is", "was deployed", "forwarded"). A plural ("clients call") or a noun
+    ("the `main` branch") does not."""
+    for word in words:
+        if word in _SINGULAR:
+            return True
+        if word in _ADVERBS or word.endswith("ly"):
+            continue
+        return word.endswith("ed") or (word.endswith("s") and not word.endswith(("ss", "us")))
+    return False
+
+
+def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name opening the sentence, for a verb coordinated with its first predicate: "The
+    chat service serves a page and forwards questions to the agent". Only when every
+    predicate from the name to the verb agrees with one subject and starts after "and" or
+    "but" (a name after one starts a clause of its own), and no word between opens another
+    clause; a list of names as the subject ("X and Y read") is no one name."""
+    if not names or names[0].end > verb_start:
+        return None
+    first = names[0]
+    lead = text[: first.start].lstrip().rstrip("`*")
+    middle = text[first.end : verb_start]
+    if (
+        not OPENING.fullmatch(lead)
+        or len(middle) > _MAX_PREDICATE
+        or re.search(r"[;:!?()\[\]—–]|\.\s|\n[ \t\r\f\v]*\n", middle)
+        or middle.startswith(("'s", "’s"))
+    ):
+        return None
+    words = _WORD.findall(middle.lower().replace("`", ""))
+    breaks = [i for i, w in enumerate(words) if w in _COORDINATORS]
+    if not breaks or _OWN_CLAUSE.intersection(words):
+        return None
+    # After the last coordinator only adverbs and auxiliaries, then the verb itself.
+    tail = words[breaks[-1] + 1 :]
+    if not all(w in _ADVERBS or w in _SINGULAR or w.endswith("ly") for w in tail):
+        return None
+    verb_words = _WORD.findall(text[verb_start : verb_start + 40].lower())
+    predicates = [words[: breaks[0]]] + [words[i + 1 :] for i in breaks]
+    predicates[-1] = tail + verb_words
+    return first if all(_said_of_one(p) for p in predicates) else None
