@@ -77,6 +77,20 @@ def test_close_spellings_and_type_words_find_entities(northwind: Scope) -> None:
     assert "companies" not in typed.verdict.uncovered
 
 
+def test_close_spellings_of_names_beyond_ascii_are_found(scope: Scope) -> None:
+    """Close spellings are looked up by the range of names that start as the phrase does: a
+    name whose first letters are not ASCII is in that range, one that only sorts near is not."""
+    scope.ingest(
+        "Zürichsee Logistik ships freight across the lake. Zürich Analytics reads its"
+        " ledgers. Zurichson Holdings owns neither.".encode(),
+        name="lake.txt",
+    )
+    found = scope.context("What does Zürichse Logistik ship?")
+    assert "Zürichsee Logistik" in found.seeds
+    assert "Zurichson Holdings" not in found.seeds
+    assert found.verdict.state is VerdictState.GROUNDED
+
+
 def test_what_cannot_be_located_is_returned_not_stored(scope: Scope) -> None:
     result = scope.remember(
         "chat log",

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 from ..extract.mentions import normalise_name
 from ..store.graph import GraphHandle
 from ..store.queries.paths import ENTITY_BY_KEY, IDENTITIES, KEYS_OF_NORMS
-from ..store.queries.retrieval import ENTITIES_BY_PREFIX
+from ..store.queries.retrieval import ENTITIES_BY_PREFIX, prefix_ranges
 from ..values.paths import EntityRef, Identity, Unresolved
 
 # Types the offline extractor gives by a name's shape; in this order, the one shown for a
@@ -113,7 +113,7 @@ class Binder:
         """Stored names spelled close to `norm`, closest first."""
         if len(norm) < 2:
             return ()
-        rows = self.graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": [norm[:2]]})
+        rows = self.graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefix_ranges([norm[:2]])})
         scored = sorted(
             ((fuzz.ratio(norm, stored), shown) for _key, shown, stored in rows),
             key=lambda pair: (-pair[0], pair[1]),

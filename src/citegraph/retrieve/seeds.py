@@ -15,6 +15,7 @@ from ..store.queries.retrieval import (
     ENTITIES_BY_PREFIX,
     ENTITIES_BY_TYPE,
     ENTITY_TYPES,
+    prefix_ranges,
 )
 from ..text.words import STOPWORDS, stem, tokens
 
@@ -74,7 +75,7 @@ def by_close_spelling(graph: GraphHandle, grams: list[str]) -> list[SeedEntity]:
     if not wanted:
         return []
     prefixes = sorted({g[:3] for g in wanted})
-    rows = graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefixes})
+    rows = graph.ro_query(ENTITIES_BY_PREFIX, {"prefixes": prefix_ranges(prefixes)})
     found: list[SeedEntity] = []
     for key, name, norm in rows:
         scored = [(fuzz.ratio(g, norm), g) for g in wanted if g[:3] == norm[:3]]
