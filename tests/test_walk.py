@@ -50,3 +50,26 @@ def test_each_reached_entity_has_its_path_back_to_a_seed(scope: Scope) -> None:
         stored = scope.stored_text(edge.chunk_id.rsplit("-", 2)[0])
         assert stored[edge.start_byte : edge.end_byte].decode() == edge.quote
     assert reached.path("Service:checkout service") == []
+
+
+def test_co_mentions_the_walk_keeps_are_quoted_by_their_sentence(scope: Scope) -> None:
+    """Co-mentions are read from the mentions of one sentence; the walk quotes the sentence of
+    each it keeps, and the quote is the stored bytes at the edge's span."""
+    text = (
+        "Ada Lovelace corresponded with Charles Babbage and Mary Somerville in London. The"
+        " Analytical Engine was never built.\n\nThe Difference Engine drew Joseph Clement"
+        " to the Science Museum.\n"
+    )
+    scope.ingest(text.encode(), name="engines.txt")
+    (seed,) = [i.key for i in scope.entities("Ada Lovelace")]
+    reached = walk(scope.graph, [seed], 2, TraversalPolicy(include_weak=True))
+    kept = [reached.via[key] for key in reached.entities if key != seed]
+    assert {e.target for e in kept} == {
+        "name:charles babbage", "name:mary somerville", "name:london",
+    }  # fmt: skip
+    for edge in kept:
+        assert edge.type == "CO_MENTIONED" and edge.weak and edge.citable
+        assert edge.quote == text[: text.index("London.") + len("London.")]
+        assert edge.chunk_id is not None and edge.start_byte is not None
+        stored = scope.stored_text(edge.chunk_id.rsplit("-", 2)[0])
+        assert stored[edge.start_byte : edge.end_byte].decode() == edge.quote
