@@ -26,11 +26,10 @@ from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
-from .subjects import CLAUSE_WORDS, OPENING, PRONOUN_LEADS, subject_of
+from .subjects import CLAUSE_WORDS, MARKDOWN_LINK, OPENING, PRONOUN_LEADS, subject_of
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
-_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
 # A pronoun subject opening a sentence.
@@ -216,7 +215,7 @@ def _cells(line: str) -> list[str]:
 
 
 def _plain(cell: str) -> str:
-    return " ".join(_LINK.sub(r"\1", cell).strip(" *_`").split())
+    return " ".join(MARKDOWN_LINK.sub(r"\1", cell).strip(" *_`").split())
 
 
 def table_relations(

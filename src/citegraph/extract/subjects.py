@@ -15,6 +15,7 @@ from .prose_names import COMPONENT_WORDS, SAME_THING, Name
 
 _MAX_SUBJECT_GAP = 60
 # What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
+MARKDOWN_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")  # [text](target)
 OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 # Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
 # another word makes the pronoun part of a longer subject ("The service mesh sends").
@@ -198,7 +199,7 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
         return None
     first = names[0]
     lead = text[: first.start].lstrip().rstrip("`*")
-    middle = text[first.end : verb_start]
+    middle = MARKDOWN_LINK.sub(r"\1", text[first.end : verb_start])  # a link reads as its text
     if (
         not OPENING.fullmatch(lead)
         or len(middle) > _MAX_PREDICATE
