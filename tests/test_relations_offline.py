@@ -239,6 +239,28 @@ def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> Non
     _assert_located(scope, scope.relations())
 
 
+
+def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -> None:
+    """Code in a fenced block is no prose ("tracer = require 'bridge_tracer'"), and a sentence
+    run on into a block ends where it starts; a name after a preposition is part of a phrase
+    about something else, which is the verb's subject ("the pods of X use Y")."""
+    scope.ingest(
+        b"Usage\n-----\n```lua\ntracer_module = require 'bridge_tracer'\n```\n\n"
+        b"The billing service calls the ledger service like this:\n"
+        b"~~~sh\ncurl billing uses ledger-client\n~~~\n"
+        b"After that the audit service reads from the events queue.\n\n"
+        b"To have all the containers in the shop service use fluentd, edit the file.\n"
+        b"Each pod of the cart service uses the node cache. Requests to the search service"
+        b" call the index service.\n",
+        name="usage.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("billing service", "calls", "ledger service"),
+        ("audit service", "reads", "events queue"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

@@ -167,6 +167,32 @@ def _pronoun_relations(
     return found
 
 
+# A fenced code block of Markdown (``` or ~~~), to its closing fence or the text's end: code
+# ("x = require 'y'", a shell line's "uses") is no prose.
+_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(?:.*?^[ \t]*\1[ \t]*$|.*\Z)", re.M | re.S)
+
+
+def _outside_code(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` (sentences) with the parts in fenced code blocks cut out, each piece trimmed
+    of whitespace: a sentence run on into a block ends where the block starts."""
+    if "```" not in text and "~~~" not in text:
+        return spans
+    blocks = [m.span() for m in _FENCED.finditer(text)]
+    pieces: list[tuple[int, int]] = []
+    for start, end in spans:
+        for block_start, block_end in blocks:
+            if block_start >= end or block_end <= start:
+                continue
+            if block_start > start:
+                pieces.append((start, block_start))
+            start = max(start, block_end)
+        if start < end:
+            pieces.append((start, end))
+    trimmed = [(a + len(text[a:b]) - len(text[a:b].lstrip()), a + len(text[a:b].rstrip()))
+               for a, b in pieces]  # fmt: skip
+    return [(a, b) for a, b in trimmed if a < b]
+
+
 def sentence_relations(
     text: str, known: Names, checked: bool = False, verbs: VerbTable = DEFAULT_VERBS
 ) -> list[RelationProposal]:
@@ -179,7 +205,7 @@ def sentence_relations(
     # when one of the text's key words starts inside it.
     places = verbs.verb_places(text)
     before: tuple[int, int] | None = None
-    for start, end in sentence_spans(text):
+    for start, end in _outside_code(text, sentence_spans(text)):
         sentence = text[start:end]
         if places is None:
             has_verb = verbs.any_verb(sentence)

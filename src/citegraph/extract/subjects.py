@@ -111,8 +111,31 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         words = re.findall(r"[\w'’-]+", gap.lower())
         if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
+        if _after_a_preposition(text, name.start):
+            return None  # "the containers in X use Y": the containers do, not X
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+_PREPOSITIONS = frozenset({
+    "in", "of", "for", "from", "with", "within", "inside", "on", "at", "by", "across",
+    "into", "onto", "through", "under", "over", "between", "among", "per", "via", "like",
+    "than", "about", "behind", "without", "to",
+})  # fmt: skip
+_DETERMINERS = frozenset({
+    "the", "a", "an", "all", "each", "every", "any", "some", "our", "its", "their", "this",
+    "that", "these", "those", "your", "my", "his", "her",
+})  # fmt: skip
+
+
+def _after_a_preposition(text: str, start: int) -> bool:
+    """Whether the name at `start` is the object of a preposition (determiners aside): part
+    of a phrase about something else, which is the verb's subject ("each pod of X calls")."""
+    for word in reversed(re.findall(r"[\w'’-]+|[^\w\s]", text[max(0, start - 60) : start])):
+        word = word.lower()
+        if word not in _DETERMINERS:
+            return word in _PREPOSITIONS
+    return False
 
 
 _PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
