@@ -239,7 +239,6 @@ def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> Non
     _assert_located(scope, scope.relations())
 
 
-
 def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -> None:
     """Code in a fenced block is no prose ("tracer = require 'bridge_tracer'"), and a sentence
     run on into a block ends where it starts; a name after a preposition is part of a phrase
