@@ -195,6 +195,10 @@ _OWN_CLAUSE = frozenset({
     "so", "unless", "until", "whether", "although", "though", "whereas", "or",
 })  # fmt: skip
 _MAX_PREDICATE = 200
+# A coordinator and what may stand between it and a name that opens the next clause.
+_JOINED = re.compile(
+    r"(?<![\w-])(?:and|but)\s+(?:(?:then|also|so|now)\s+)?(?:(?:the|a|an)\s+)?`?", re.I
+)
 _WORD = re.compile(r"[\w'’-]+")
 
 
@@ -238,6 +242,10 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
     tail = words[breaks[-1] + 1 :]
     if not all(w in _ADVERBS or w in _SINGULAR or w.endswith("ly") for w in tail):
         return None
+    starts = {n.start for n in names}
+    for joined in _JOINED.finditer(text, first.end, verb_start):
+        if joined.end() in starts:
+            return None  # "X calls A and Redis stores B": Redis opens a clause of its own
     verb_words = _WORD.findall(text[verb_start : verb_start + 40].lower())
     predicates = [words[: breaks[0]]] + [words[i + 1 :] for i in breaks]
     predicates[-1] = tail + verb_words
