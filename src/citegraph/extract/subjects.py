@@ -1,7 +1,8 @@
 """Who does what a verb says: the subject of a relation's verb in a sentence.
 
 The nearest name before the verb, when the words between open no new clause and give the
-verb no other agent ("X also calls Y", not "the X you call"); a name followed by an aside
+verb no other agent ("X also calls Y", not "the X you call") and the name is no preposition's
+object ("the pods of X call Y": the pods do); a name followed by an aside
 ("X, written in Go, calls Y"); and the name opening the sentence for a verb coordinated with
 its first predicate ("The chat service serves a web page and forwards questions to the
 agent"). Offsets are character offsets in the sentence.
