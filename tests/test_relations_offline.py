@@ -263,6 +263,20 @@ def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -
     _assert_located(scope, scope.relations())
 
 
+
+def test_calling_for_something_is_no_call(scope: Scope) -> None:
+    """"Calling for X to withdraw" asks for something: a verb of the table followed by "for"
+    states no relation; the object after the verb, then "for", still does."""
+    scope.ingest(
+        b"The audit service is calling for the ledger service to be rewritten.\n"
+        b"The billing service calls the ledger service for refunds.\n",
+        name="asks.md",
+    )
+    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        ("billing service", "calls", "ledger service"),
+    }
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

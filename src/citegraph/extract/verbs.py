@@ -74,8 +74,8 @@ def _compile(phrase: str) -> re.Pattern[str]:
     pattern = pattern.removesuffix(r"\s+")
     if phrase.split()[-1] not in _PREPOSITIONS:
         # "needs to be set" states no dependency; "the commercial use of", "the needs of",
-        # "queries of the log" are nouns
-        pattern += r"(?!\s+(?:to|of)\s)"
+        # "queries of the log" are nouns; "calling for X to withdraw" asks for something
+        pattern += r"(?!\s+(?:to|of|for)\s)"
     return re.compile(r"(?<![\w-])" + pattern + r"(?![\w-])", re.I)
 
 
