@@ -263,9 +263,8 @@ def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -
     _assert_located(scope, scope.relations())
 
 
-
 def test_calling_for_something_is_no_call(scope: Scope) -> None:
-    """"Calling for X to withdraw" asks for something: a verb of the table followed by "for"
+    """ "Calling for X to withdraw" asks for something: a verb of the table followed by "for"
     states no relation; the object after the verb, then "for", still does."""
     scope.ingest(
         b"The audit service is calling for the ledger service to be rewritten.\n"
