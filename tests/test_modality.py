@@ -48,6 +48,14 @@ SENTENCES = [
     ("The frontend calls the currency service, but it will not call the tax service.", "it", "tax service", N, PLAN),
     ("Payments go to Stripe; a move to Adyen is proposed.", "Payments", "Stripe", A, ACT),
     ("The notification service calls the user service.", "notification service", "user service", A, ACT),
+    # A negation of an auxiliary ends before a predicate coordinated in the third person; an
+    # adverb's covers it; a list after the negated verb stays negated.
+    ("The billing service does not call the ledger service and uses the audit service.", "billing service", "audit service", A, ACT),
+    ("The billing service does not call the ledger service and uses the audit service.", "billing service", "ledger service", N, ACT),
+    ("The cache service has no database and calls the config service.", "cache service", "config service", A, ACT),
+    ("The worker never reads from the queue and writes to the outbox.", "worker", "outbox", N, ACT),
+    ("The gateway does not call the auth service and the user service.", "gateway", "user service", N, ACT),
+    ("The gateway doesn't call the auth service and also calls the user service.", "gateway", "user service", A, ACT),
 ]  # fmt: skip
 
 

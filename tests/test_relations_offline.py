@@ -219,6 +219,8 @@ def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> Non
         b"The scheduler service calls the clock service and the mailer service writes to the outbox"
         b" queue.\n\n"
         b"The portal lets users pick a plan and call the pricing service.\n\n"
+        b"The refund service does not call the ledger service and writes to the refunds"
+        b" queue.\n\n"
         b"The batch service calls the stock service and then Kubernetes restarts it and"
         b" writes to the audit queue.\n\n"
         b"The chatbot service serves a chat page. It uses [Gradio](https://gradio.app/) to"
@@ -236,6 +238,8 @@ def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> Non
         ("scheduler service", "calls", "clock service", "affirmed", "actual"),
         ("mailer service", "writes", "outbox queue", "affirmed", "actual"),
         ("batch service", "calls", "stock service", "affirmed", "actual"),
+        ("refund service", "calls", "ledger service", "negated", "actual"),
+        ("refund service", "writes", "refunds queue", "affirmed", "actual"),  # not under "not"
         ("chatbot service", "uses", "Gradio", "affirmed", "actual"),
         ("chatbot service", "calls", "agent service", "affirmed", "actual"),  # a link read as text
     }

@@ -57,6 +57,9 @@ _HARD_STOPS = re.compile(
     r"[.;:!?]|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
 )  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading
 _SOFT_STOPS = re.compile(r",|\b(which|while|and then)\b", re.I)
+# Negations that are adverbs may cover each predicate coordinated after them ("never reads A
+# and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
+_ADVERBIAL = frozenset({"never", "no longer", "neither", "nor"})
 
 
 def _pattern(words: str) -> re.Pattern[str]:
@@ -83,8 +86,32 @@ class CueTable:
         return (*CUES, *self.extra)
 
     @cached_property
-    def compiled(self) -> tuple[tuple[re.Pattern[str], str], ...]:
-        return tuple((_pattern(c.words), c.kind) for c in self.cues)
+    def compiled(self) -> tuple[tuple[re.Pattern[str], str, bool], ...]:
+        """Each cue's pattern, kind, and whether its scope ends before a predicate coordinated
+        after it (a negation that is no adverb: "does not", "has no", "cannot")."""
+        return tuple(
+            (
+                _pattern(c.words),
+                c.kind,
+                c.kind == "negated" and c.words.casefold() not in _ADVERBIAL,
+            )
+            for c in self.cues
+        )
+
+    @cached_property
+    def coordinated_verb(self) -> re.Pattern[str]:
+        """A verb of the table in the third person after "and" or "but" ("and uses"): a
+        predicate of its own, which an auxiliary's negation before it does not reach."""
+        finite = sorted({
+            w for v in self.verbs.verbs if not v.passive
+            for w in [v.phrase.split()[0].lower()] if w.endswith("s") and not w.endswith("ss")
+        })  # fmt: skip
+        return re.compile(
+            r"(?<![\w-])(?:and|but)\s+(?:(?:also|then|still|now|instead)\s+)?(?:"
+            + "|".join(re.escape(w) for w in finite)
+            + r")(?![\w'’-])",
+            re.I,
+        )
 
     @property
     def digest(self) -> str | None:
@@ -155,10 +182,12 @@ def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> li
     return found
 
 
-def _scope_end(text: str, start: int, kind: str) -> int:
+def _scope_end(text: str, start: int, kind: str, coordinated: re.Pattern[str] | None) -> int:
     ends = [m.start() for m in _HARD_STOPS.finditer(text, start)]
     if kind == "negated":
         ends += [m.start() for m in _SOFT_STOPS.finditer(text, start)]
+    if coordinated is not None:
+        ends += [m.start() for m in coordinated.finditer(text, start)]
     return min(ends, default=len(text))
 
 
@@ -170,10 +199,11 @@ def assess(
     it to a clause boundary, reaches the relation's later end; cues inside a name do not."""
     last = max(end for _, end in ends)
     kinds: set[str] = set()
-    for pattern, kind in cues.compiled:
+    for pattern, kind, ends_at_a_predicate in cues.compiled:
+        coordinated = cues.coordinated_verb if ends_at_a_predicate else None
         for match in pattern.finditer(text, 0, last):
             inside_a_name = any(s <= match.start() < e for s, e in ends)
-            if not inside_a_name and _scope_end(text, match.end(), kind) >= last:
+            if not inside_a_name and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
