@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import citegraph
 from citegraph import Scope
+from citegraph.config import load_settings
 from citegraph.values.facts import StoredRelation
 
 from conftest import dataset
@@ -265,6 +267,27 @@ def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -
         ("audit service", "reads", "events queue"),
     }
     _assert_located(scope, scope.relations())
+
+
+def test_a_code_block_cut_across_chunks_is_still_code(tmp_path: Path) -> None:
+    """Chunks are cut at blank lines, inside a code block too: a chunk that starts inside one
+    reads as code up to its closing fence, and the prose after that fence reads as prose."""
+    code = "\n\n".join(
+        f"echo step {i}. The build service calls the deploy service." for i in range(6)
+    )
+    text = (
+        f"## Deploying\n\nRun these steps.\n\n```sh\n{code}\n```\n"
+        "The audit service reads from the events queue.\n"
+    )
+    settings = replace(load_settings(home=tmp_path / "home"), chunk_bytes=140)
+    with citegraph.Workspace(settings) as ws:
+        scope = ws.scope("s")
+        [result] = scope.ingest(text.encode(), name="deploy.md")
+        assert result.document.chunk_count >= 3
+        assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+            ("audit service", "reads", "events queue"),
+        }
+        _assert_located(scope, scope.relations())
 
 
 def test_calling_for_something_is_no_call(scope: Scope) -> None:

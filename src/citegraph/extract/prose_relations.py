@@ -167,17 +167,42 @@ def _pronoun_relations(
     return found
 
 
-# A fenced code block of Markdown (``` or ~~~), to its closing fence or the text's end: code
-# ("x = require 'y'", a shell line's "uses") is no prose.
-_FENCED = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n(?:.*?^[ \t]*\1[ \t]*$|.*\Z)", re.M | re.S)
+# A fence line of Markdown: ``` or ~~~ (three or more), then an info string on an opening one.
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.M)
 
 
-def _outside_code(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` (sentences) with the parts in fenced code blocks cut out, each piece trimmed
-    of whitespace: a sentence run on into a block ends where the block starts."""
-    if "```" not in text and "~~~" not in text:
+Spans = list[tuple[int, int]]
+
+
+def code_blocks(text: str, open_fence: str | None = None) -> tuple[Spans, str | None]:
+    """The fenced code blocks of `text` (character spans, to the closing fence or the text's
+    end), and the fence still open where it ends. `open_fence`: the fence of a block opened
+    in an earlier chunk of the document, open where `text` starts. A block closes at a fence
+    of its character, at least as long, with nothing after it."""
+    blocks: Spans = []
+    start = 0
+    if "```" in text or "~~~" in text:
+        for line in _FENCE_LINE.finditer(text):
+            fence, rest = line.group(1), line.group(2)
+            if open_fence is None:
+                if fence[0] == "`" and "`" in rest:
+                    continue  # inline code such as ```x``` opens no block
+                open_fence, start = fence, line.start()
+            elif fence[0] == open_fence[0] and len(fence) >= len(open_fence) and not rest.strip():
+                blocks.append((start, line.end()))
+                open_fence = None
+    if open_fence is not None:
+        blocks.append((start, len(text)))
+    return blocks, open_fence
+
+
+def _outside_code(
+    text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """`spans` (sentences) with the parts in code `blocks` cut out, each piece trimmed of
+    whitespace: a sentence run on into a block ends where the block starts."""
+    if not blocks:
         return spans
-    blocks = [m.span() for m in _FENCED.finditer(text)]
     pieces: list[tuple[int, int]] = []
     for start, end in spans:
         for block_start, block_end in blocks:
@@ -194,10 +219,15 @@ def _outside_code(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, in
 
 
 def sentence_relations(
-    text: str, known: Names, checked: bool = False, verbs: VerbTable = DEFAULT_VERBS
+    text: str,
+    known: Names,
+    checked: bool = False,
+    verbs: VerbTable = DEFAULT_VERBS,
+    open_fence: str | None = None,
 ) -> list[RelationProposal]:
     """Relations stated in the sentences of `text` (`checked`: the caller found that
-    `verbs.any_verb(text)`), by the phrases of `verbs`."""
+    `verbs.any_verb(text)`), by the phrases of `verbs`; fenced code is no prose
+    (`open_fence`: a block opened before `text` starts, see `code_blocks`)."""
     found: list[RelationProposal] = []
     if not checked and not verbs.any_verb(text):
         return found
@@ -205,7 +235,8 @@ def sentence_relations(
     # when one of the text's key words starts inside it.
     places = verbs.verb_places(text)
     before: tuple[int, int] | None = None
-    for start, end in _outside_code(text, sentence_spans(text)):
+    blocks, _ = code_blocks(text, open_fence)
+    for start, end in _outside_code(text, sentence_spans(text), blocks):
         sentence = text[start:end]
         if places is None:
             has_verb = verbs.any_verb(sentence)
