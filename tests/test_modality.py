@@ -56,6 +56,11 @@ SENTENCES = [
     ("The worker never reads from the queue and writes to the outbox.", "worker", "outbox", N, ACT),
     ("The gateway does not call the auth service and the user service.", "gateway", "user service", N, ACT),
     ("The gateway doesn't call the auth service and also calls the user service.", "gateway", "user service", A, ACT),
+    # Words of a cue that say something else: "not only", "nothing but", "no doubt".
+    ("The frontend not only calls the cart service but also uses Redis.", "frontend", "cart service", A, ACT),
+    ("The report service uses nothing but the warehouse database.", "report service", "warehouse database", A, ACT),
+    ("No doubt the search service queries the index service on every request.", "search service", "index service", A, ACT),
+    ("The search service does not necessarily query the index service.", "search service", "index service", N, ACT),
 ]  # fmt: skip
 
 

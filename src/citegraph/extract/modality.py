@@ -51,6 +51,19 @@ CUES: tuple[Cue, ...] = (
     )),
 )  # fmt: skip
 
+# Phrases that hold a cue's words and say something else (NegEx's pseudo-triggers): "not only
+# A but also B" and "nothing but A" affirm A, "no doubt" asserts. A cue that starts inside one
+# of them does not count ("not necessarily" is not one: it leaves the relation negated).
+PSEUDO_CUES: tuple[str, ...] = (
+    "not only", "not just", "not merely", "not least", "no doubt", "no matter", "nothing but",
+)  # fmt: skip
+_PSEUDO = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in PSEUDO_CUES)
+    + r")(?![\w'’])",
+    re.I,
+)
+
 # Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
 _HARD_STOPS = re.compile(
@@ -199,11 +212,12 @@ def assess(
     it to a clause boundary, reaches the relation's later end; cues inside a name do not."""
     last = max(end for _, end in ends)
     kinds: set[str] = set()
+    pseudo = [m.span() for m in _PSEUDO.finditer(text, 0, last)]
     for pattern, kind, ends_at_a_predicate in cues.compiled:
         coordinated = cues.coordinated_verb if ends_at_a_predicate else None
         for match in pattern.finditer(text, 0, last):
-            inside_a_name = any(s <= match.start() < e for s, e in ends)
-            if not inside_a_name and _scope_end(text, match.end(), kind, coordinated) >= last:
+            inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))  # a name, "not only"
+            if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
