@@ -61,6 +61,8 @@ SENTENCES = [
     ("The report service uses nothing but the warehouse database.", "report service", "warehouse database", A, ACT),
     ("No doubt the search service queries the index service on every request.", "search service", "index service", A, ACT),
     ("The search service does not necessarily query the index service.", "search service", "index service", N, ACT),
+    ("Since May 2021 the frontend calls the cart service.", "frontend", "cart service", A, ACT),
+    ("The frontend may call the cart service in May 2021.", "frontend", "cart service", A, HYP),
 ]  # fmt: skip
 
 

@@ -64,6 +64,8 @@ _PSEUDO = re.compile(
     re.I,
 )
 
+_MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3": a month
+
 # Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
 _HARD_STOPS = re.compile(
@@ -212,11 +214,12 @@ def assess(
     it to a clause boundary, reaches the relation's later end; cues inside a name do not."""
     last = max(end for _, end in ends)
     kinds: set[str] = set()
-    pseudo = [m.span() for m in _PSEUDO.finditer(text, 0, last)]
+    pseudo = [m.span() for p in (_PSEUDO, _MONTH) for m in p.finditer(text, 0, last)]
     for pattern, kind, ends_at_a_predicate in cues.compiled:
         coordinated = cues.coordinated_verb if ends_at_a_predicate else None
         for match in pattern.finditer(text, 0, last):
-            inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))  # a name, "not only"
+            # a cue inside a name, or inside "not only" or a month ("May 2021")
+            inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
             if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
