@@ -89,6 +89,11 @@ def _edges(scope: Scope) -> set[tuple[str, str, str, str, str]]:
     }
 
 
+def _triples(scope: Scope) -> set[tuple[str, str, str]]:
+    """The typed relations as (source, type, target), polarity and modality aside."""
+    return {(a, t, b) for a, t, b, _, _ in _edges(scope)}
+
+
 def _assert_located(scope: Scope, relations: list[StoredRelation]) -> None:
     """Every typed relation's quote is the stored bytes at its span."""
     for r in relations:
@@ -148,7 +153,7 @@ def test_a_name_is_not_the_subject_of_a_verb_someone_else_does(scope: Scope) -> 
         b"The cart service we deployed writes to the basket store.\n",
         name="agents.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("search service", "calls", "index service"),
         ("cart service", "writes", "basket store"),
     }
@@ -173,7 +178,7 @@ def test_a_name_modifying_a_noun_is_not_the_subject(scope: Scope) -> None:
         b"Kafka Connect reads from Kafka.\n",
         name="modifiers.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("checkoutservice", "calls", "shipping service"),
         ("Tax Office", "uses", "AUSTPAC"),
         ("ledger service", "reads", "ledger database"),
@@ -195,7 +200,7 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
         b"The report service uses GB as its unit and calls the ledger service.\n",
         name="sizing.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("ingest service", "reads", "S3"),
         ("report service", "uses", "GB"),  # a unit not after a number is a word like others
         ("report service", "calls", "ledger service"),  # a second predicate of the subject
@@ -262,7 +267,7 @@ def test_code_blocks_and_names_inside_a_phrase_state_no_relation(scope: Scope) -
         b" call the index service.\n",
         name="usage.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("billing service", "calls", "ledger service"),
         ("audit service", "reads", "events queue"),
     }
@@ -284,7 +289,7 @@ def test_a_code_block_cut_across_chunks_is_still_code(tmp_path: Path) -> None:
         scope = ws.scope("s")
         [result] = scope.ingest(text.encode(), name="deploy.md")
         assert result.document.chunk_count >= 3
-        assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+        assert _triples(scope) == {
             ("audit service", "reads", "events queue"),
         }
         _assert_located(scope, scope.relations())
@@ -298,7 +303,7 @@ def test_calling_for_something_is_no_call(scope: Scope) -> None:
         b"The billing service calls the ledger service for refunds.\n",
         name="asks.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("billing service", "calls", "ledger service"),
     }
 
@@ -326,9 +331,7 @@ def test_shouted_text_and_nouns_spelled_like_verbs_state_nothing(scope: Scope) -
     written as code (`false`, `null`) is no name. Acronyms in a short run ("HTTP GET") are
     still names, and the catalog service still calls search."""
     scope.ingest(LICENCE, name="ATTRIBUTION.md")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
-        ("catalog service", "calls", "search service")
-    }
+    assert _triples(scope) == {("catalog service", "calls", "search service")}
     for shouted in ("AND", "SOFTWARE", "WARRANTY", "THE"):
         assert not [i for i in scope.entities(shouted) if i.mentions], shouted
     assert [i for i in scope.entities("HTTP") if i.mentions]
@@ -347,7 +350,7 @@ def test_an_aside_between_subject_and_verb_keeps_the_subject(scope: Scope) -> No
         b"Rather than the PLO service, the charter took a stand, calling the audit service.\n",
         name="asides.md",
     )
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("cart service", "writes", "cart store"),
         ("frontend service", "calls", "ad service"),
         ("checkout service", "calls", "payment service"),
@@ -427,7 +430,7 @@ def test_ordinary_words_section_titles_and_shouted_words_are_no_components(
     the API") and is no antecedent of "The service" unless it names a component; "NOT" is
     emphasis, not an acronym; a name before a noun ("MCP clients") is not the subject."""
     scope.ingest(ORDINARY_WORDS, name="billing/README.md")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("Billing Service", "writes", "Valkey"),  # the heading names a component
         ("Chatbot", "sends-to", "Agent"),
         ("cart service", "writes", "Redis"),
@@ -580,7 +583,7 @@ def test_plantuml_replies_styled_both_ways_or_to_oneself_state_nothing() -> None
 def test_configuration_settings_become_located_calls(scope: Scope) -> None:
     scope.ingest(COMPOSE, name="compose.yaml")
     scope.ingest(SETTINGS, name="checkout.toml")
-    edges = {(a, t, b) for a, t, b, _, _ in _edges(scope)}
+    edges = _triples(scope)
     assert edges == {
         ("web", "calls", "api"),
         ("web", "depends-on", "api"),
@@ -637,7 +640,7 @@ def test_routes_and_traffic_rules_call_nothing_themselves(scope: Scope) -> None:
     """An Ingress names its own host; a VirtualService or DestinationRule sends others'
     requests to the host it names: neither is a caller. The workload beside them is."""
     scope.ingest(ROUTES, name="shop.yaml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {("web", "calls", "cart")}
+    assert _triples(scope) == {("web", "calls", "cart")}
 
 
 ENVIRONMENTS = b"""services:
@@ -740,7 +743,7 @@ def test_a_spring_settings_file_is_its_applications_in_every_profile(scope: Scop
     a config-server import, a one-label URL under any key. A public web address (dots in
     its host) under a key that does not name an address is not a call."""
     scope.ingest(SPRING, name="gateway/application.yml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("gateway", "calls", "vets-service"),
         ("gateway", "calls", "events-broker"),
         ("gateway", "calls", "config-server"),
@@ -776,7 +779,7 @@ def test_a_properties_file_is_read_for_the_application_it_names(scope: Scope) ->
     scope.ingest(PROPERTIES, name="visits/application.properties")
     scope.ingest(b"welcome=Welcome\nbackend.url=http://api:8080\n", name="messages.properties")
     assert scope.documents()[0].media_type == "text/x-java-properties"
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("visits", "calls", "visits-db"),
         ("visits", "calls", "events"),
         ("visits", "calls", "discovery"),
@@ -794,7 +797,7 @@ def test_a_reference_with_a_default_names_the_default(scope: Scope) -> None:
     """`${CART_ADDR:-cart:7070}` says the address is cart's unless the setting is given
     elsewhere; a reference with no default (or with an error instead) names nothing here."""
     scope.ingest(DEFAULTS, name="compose.yaml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("web", "calls", "cart"),
         ("web", "calls", "stock"),
         ("web", "calls", "rates"),
@@ -843,7 +846,7 @@ def test_a_connection_setting_names_the_server_it_connects_to(scope: Scope) -> N
     count, a duration or a flag under such a name, or a bare `connection`, names none. A
     host that is the whole name of a service of the file (`basket.data`) is named whole."""
     scope.ingest(CONNECTIONS, name="compose.yaml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("orders", "calls", "sqldata"),
         ("orders", "calls", "rabbitmq"),
         ("orders", "calls", "audit-pg"),
@@ -878,7 +881,7 @@ def test_credentials_and_paths_from_elsewhere_leave_a_written_host_readable(
     """A value whose credentials (or path) come from other settings or a template still
     names the host it writes out; a host that is itself given elsewhere names nothing."""
     scope.ingest(CREDENTIALS, name="compose.yaml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("catalog", "calls", "mongo"),
         ("catalog", "calls", "sqldata"),
         ("catalog", "calls", "rabbitmq"),
@@ -933,7 +936,7 @@ def test_a_list_of_named_services_owns_each_its_settings(scope: Scope) -> None:
     scope.ingest(TYE, name="tye.yaml")
     scope.ingest(APP_SPEC, name="app.yaml")
     scope.ingest(COMPOSE_ENVIRONMENT, name="compose.yaml")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {
+    assert _triples(scope) == {
         ("kitchen", "calls", "kafka"),
         ("gateway", "calls", "catalog"),
         ("catalog", "calls", "postgres"),
@@ -948,7 +951,7 @@ def test_a_packages_metadata_links_are_not_calls(scope: Scope) -> None:
     """package.json and its lock file name the package's home, repository, issue tracker,
     funding and people: links, not calls. A setting of the package is still read."""
     scope.ingest(PACKAGE, name="storefront/package.json")
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == {("storefront", "calls", "catalog")}
+    assert _triples(scope) == {("storefront", "calls", "catalog")}
     _assert_located(scope, scope.relations())
 
 
@@ -1117,7 +1120,7 @@ def test_a_settings_map_in_another_file_is_read_for_the_workloads_that_take_it(
         ("ledger", "calls", "balances"),
         ("ledger", "calls", "ledger-db"),
     }
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == expected
+    assert _triples(scope) == expected
     _assert_located(scope, scope.relations())
     config_id, deploy_id = scope.document("config.yaml").id, scope.document("deploy.yaml").id
     deploy_text = scope.stored_text("deploy.yaml")
@@ -1133,9 +1136,7 @@ def test_a_settings_map_in_another_file_is_read_for_the_workloads_that_take_it(
     # A new version of the workloads' file: web no longer takes the secret.
     scope.ingest(workloads.replace(b"        - secretRef:\n            name: cache-secret\n", b""),
                  name="deploy.yaml")  # fmt: skip
-    assert {(a, t, b) for a, t, b, _, _ in _edges(scope)} == expected - {
-        ("web", "calls", "session-cache")
-    }
+    assert _triples(scope) == expected - {("web", "calls", "session-cache")}
     # A second file defining the same map: which one the workloads take is not said.
     scope.ingest(config.replace(b"ledger:8080", b"ledger-v2:8080"), name="staging-config.yaml")
     assert {(a, b) for a, _, b, _, _ in _edges(scope)} == set()

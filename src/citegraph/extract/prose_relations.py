@@ -196,14 +196,12 @@ def code_blocks(text: str, open_fence: str | None = None) -> tuple[Spans, str | 
     return blocks, open_fence
 
 
-def _outside_code(
-    text: str, spans: list[tuple[int, int]], blocks: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
+def _outside_code(text: str, spans: Spans, blocks: Spans) -> Spans:
     """`spans` (sentences) with the parts in code `blocks` cut out, each piece trimmed of
     whitespace: a sentence run on into a block ends where the block starts."""
     if not blocks:
         return spans
-    pieces: list[tuple[int, int]] = []
+    pieces: Spans = []
     for start, end in spans:
         for block_start, block_end in blocks:
             if block_start >= end or block_end <= start:
@@ -223,11 +221,12 @@ def sentence_relations(
     known: Names,
     checked: bool = False,
     verbs: VerbTable = DEFAULT_VERBS,
-    open_fence: str | None = None,
+    code: Spans | None = None,
 ) -> list[RelationProposal]:
     """Relations stated in the sentences of `text` (`checked`: the caller found that
-    `verbs.any_verb(text)`), by the phrases of `verbs`; fenced code is no prose
-    (`open_fence`: a block opened before `text` starts, see `code_blocks`)."""
+    `verbs.any_verb(text)`), by the phrases of `verbs`; fenced code is no prose (`code`: the
+    text's code blocks, as `code_blocks` gives them for a chunk; None: those the text alone
+    shows)."""
     found: list[RelationProposal] = []
     if not checked and not verbs.any_verb(text):
         return found
@@ -235,7 +234,7 @@ def sentence_relations(
     # when one of the text's key words starts inside it.
     places = verbs.verb_places(text)
     before: tuple[int, int] | None = None
-    blocks, _ = code_blocks(text, open_fence)
+    blocks = code_blocks(text)[0] if code is None else code
     for start, end in _outside_code(text, sentence_spans(text), blocks):
         sentence = text[start:end]
         if places is None:

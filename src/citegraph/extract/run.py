@@ -36,7 +36,7 @@ from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
 from .prose_names import Names
-from .prose_relations import code_blocks, sentence_relations, table_relations
+from .prose_relations import Spans, code_blocks, sentence_relations, table_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .writes import BackgroundWrites, Rows
 
@@ -292,8 +292,7 @@ def _extract_one(
 
     open_fence: str | None = None  # a Markdown code block open where the chunk starts
     for chunk in chunks_of(document):
-        in_code = open_fence
-        _, open_fence = code_blocks(chunk.text, open_fence)
+        code, open_fence = code_blocks(chunk.text, open_fence)
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
@@ -305,7 +304,7 @@ def _extract_one(
             names = add_chunk_rows(offline, document, chunk, document.title, batch.rows)
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
-            _prose_relations(document, chunk, names, mentioned, batch, report, cues, in_code)
+            _prose_relations(document, chunk, names, mentioned, batch, report, cues, code)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -325,10 +324,10 @@ def _prose_relations(
     batch: _Batch,
     report: ExtractionReport,
     cues: CueTable = DEFAULT_CUES,
-    in_code: str | None = None,
+    code: Spans | None = None,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
-    grounded like any other (`in_code`: the fence of a code block open where it starts)."""
+    grounded like any other (`code`: the chunk's code blocks, from `code_blocks`)."""
     verbs = cues.verbs
     verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
@@ -336,7 +335,7 @@ def _prose_relations(
         return  # most chunks: no verb of the table, no table, no acronym defined
     known = Names(names)
     proposed = [
-        *(sentence_relations(chunk.text, known, True, verbs, in_code) if verb else ()),
+        *(sentence_relations(chunk.text, known, True, verbs, code) if verb else ()),
         *table_relations(chunk.text, known, verbs),  # it looks for a table itself
         *aliases,
     ]

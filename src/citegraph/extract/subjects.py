@@ -15,8 +15,8 @@ import re
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name
 
 _MAX_SUBJECT_GAP = 60
-# What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
 MARKDOWN_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")  # [text](target)
+# What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
 OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 # Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
 # another word makes the pronoun part of a longer subject ("The service mesh sends").
@@ -26,8 +26,6 @@ PRONOUN_LEADS = frozenset({
     "did", "doesn't", "don't", "didn't", "not", "never", "no", "longer", "may", "might",
     "could", "would", "will", "should", "can", "cannot", "won't", "can't",
 })  # fmt: skip
-
-
 CLAUSE_WORDS = frozenset({
     "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
     "then", "so", "because", "if", "instructions",
