@@ -201,6 +201,10 @@ def test_every_tool_over_stdio(tmp_path: Path) -> None:
     identities = seen["entities"]
     assert identities["format"] == "citegraph-entities/1"
     assert "service:payment-service" in [i["key"] for i in identities["identities"]]
+    # Every document (the remembered passages) is extracted, and the listing says so.
+    coverage = identities["extraction"]
+    assert coverage["documents"] >= 1 and coverage["notExtracted"] == 0 and coverage["note"] is None
+    assert impact["extraction"] == coverage
     assert "ambiguous" in tools["entities"].description
     assert seen["impact_b"]["status"] == "unknown"  # another scope holds nothing of it
     assert seen["impact_hops"].is_error is True

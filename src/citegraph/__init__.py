@@ -54,6 +54,7 @@ _LAZY: dict[str, str] = {
     "EntityRef": ".values.paths",
     "Evidence": ".values.evidence",
     "EvidenceItem": ".values.evidence",
+    "ExtractionCoverage": ".values.proposals",
     "ExtractionEstimate": ".values.proposals",
     "ExtractionRun": ".values.proposals",
     "ExtractiveAnswerer": ".answer.extractive",
@@ -163,7 +164,7 @@ if _typing.TYPE_CHECKING:
         Unresolved,
         WalkPolicy,
     )
-    from .values.proposals import ExtractionEstimate, ExtractionRun
+    from .values.proposals import ExtractionCoverage, ExtractionEstimate, ExtractionRun
     from .workspace import Scope, Workspace, open
 
 
@@ -215,6 +216,7 @@ __all__ = [
     "EntityRef",
     "Evidence",
     "EvidenceItem",
+    "ExtractionCoverage",
     "ExtractionEstimate",
     "ExtractionRun",
     "ExtractiveAnswerer",

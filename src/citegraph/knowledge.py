@@ -4,6 +4,7 @@ and extraction run again on demand (another extractor, a budget, an estimate fir
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from .values.audit import AuditedRelation, AuditSummary, EdgeVerdict
 from .values.facts import EntityIdentity, StoredRelation
 from .values.graphq import GraphAnswer, GraphSchema
 from .values.paths import DEFAULT_WALK_POLICY, Direction, ImpactResult, PathsResult, WalkPolicy
-from .values.proposals import ExtractionEstimate, ExtractionRun
+from .values.proposals import ExtractionCoverage, ExtractionEstimate, ExtractionRun
 
 if TYPE_CHECKING:
     from .adopt.model import AdoptReport
@@ -74,6 +75,13 @@ class ScopeKnowledge:
             )
         ]  # fmt: skip
 
+    def extraction_coverage(self) -> ExtractionCoverage:
+        """How many stored documents are not extracted yet (and how many of those a running
+        extraction holds): entities and relations from them are not in any listing, walk
+        or impact answer until they are."""
+        documents, pending, now = self._prepare().extraction_coverage()
+        return ExtractionCoverage(documents, pending, now)
+
     def entities(self, name: str) -> list[EntityIdentity]:
         """Every entity `name` can mean (case and spacing aside), each with its type, aliases
         and mention count, most mentioned first: ambiguity is shown, never resolved by a guess."""
@@ -105,10 +113,11 @@ class ScopeKnowledge:
         from .paths.walk import impact
 
         self._prepare()
-        return impact(
+        found = impact(
             self.graph, name, _direction(direction), max_hops, policy or DEFAULT_WALK_POLICY,
             self.workspace.cues,
         )  # fmt: skip
+        return replace(found, extraction=self.extraction_coverage())
 
     def paths(
         self, a: str, b: str, max_hops: int = 3, policy: WalkPolicy | None = None
@@ -118,7 +127,9 @@ class ScopeKnowledge:
         from .paths.walk import paths
 
         self._prepare()
-        return paths(self.graph, a, b, max_hops, policy or DEFAULT_WALK_POLICY, self.workspace.cues)
+        walk = policy or DEFAULT_WALK_POLICY
+        found = paths(self.graph, a, b, max_hops, walk, self.workspace.cues)
+        return replace(found, extraction=self.extraction_coverage())
 
     def audit_sample(self, n: int = 10) -> list[AuditedRelation]:
         """Up to `n` stated relations (located at a quote) nobody has judged yet, at random:

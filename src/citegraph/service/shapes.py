@@ -21,6 +21,7 @@ from ..values.answers import Answer
 from ..values.documents import Chunk, Document, IngestResult
 from ..values.evidence import Evidence
 from ..values.facts import EntityIdentity, RememberResult, StoredRelation
+from ..values.proposals import ExtractionCoverage
 
 
 class Wire(BaseModel):
@@ -245,6 +246,30 @@ class StoredRelationOut(Wire):
     )
 
 
+class ExtractionCoverageOut(Wire):
+    documents: int = Field(description="Documents stored in the scope.")
+    not_extracted: int = Field(
+        description="Of those, documents not extracted yet: the entities and relations they "
+        "state are missing from this reply."
+    )
+    extracting_now: int = Field(description="Of those, documents a running extraction holds.")
+    note: str | None = Field(description="Said when notExtracted > 0; null when all are.")
+
+
+def coverage_shape(coverage: ExtractionCoverage | None, scope: str) -> ExtractionCoverageOut | None:
+    if coverage is None:
+        return None
+    return ExtractionCoverageOut(
+        documents=coverage.documents,
+        not_extracted=coverage.not_extracted,
+        extracting_now=coverage.extracting_now,
+        note=coverage.note(scope),
+    )
+
+
+_COVERAGE = "How much of the scope is extracted; null where not counted."
+
+
 class RelationsOut(Wire):
     format: Literal["citegraph-relations/1"] = "citegraph-relations/1"
     entity: str | None = Field(description="The name asked about; null: all relations.")
@@ -255,6 +280,7 @@ class RelationsOut(Wire):
     truncated: bool = Field(
         default=False, description="The listing stopped at its limit: there may be more."
     )
+    extraction: ExtractionCoverageOut | None = Field(default=None, description=_COVERAGE)
 
 
 def relations_shape(
@@ -262,12 +288,15 @@ def relations_shape(
     relations: list[StoredRelation],
     limit: int = RELATIONS_LIMIT,
     relation_type: str | None = None,
+    coverage: ExtractionCoverage | None = None,
+    scope: str = "default",
 ) -> RelationsOut:
     return RelationsOut(
         entity=entity,
         relation_type=relation_type,
         relations=[StoredRelationOut(**asdict(r)) for r in relations],
         truncated=len(relations) >= limit,
+        extraction=coverage_shape(coverage, scope),
     )
 
 
@@ -288,9 +317,15 @@ class EntitiesOut(Wire):
     identities: list[IdentityOut] = Field(
         description="Every entity the name can mean, most mentioned first: never merged."
     )
+    extraction: ExtractionCoverageOut | None = Field(default=None, description=_COVERAGE)
 
 
-def entities_shape(name: str, found: list[EntityIdentity]) -> EntitiesOut:
+def entities_shape(
+    name: str,
+    found: list[EntityIdentity],
+    coverage: ExtractionCoverage | None = None,
+    scope: str = "default",
+) -> EntitiesOut:
     return EntitiesOut(
         name=name,
         identities=[
@@ -298,6 +333,7 @@ def entities_shape(name: str, found: list[EntityIdentity]) -> EntitiesOut:
                         mentions=e.mentions)
             for e in found
         ],
+        extraction=coverage_shape(coverage, scope),
     )  # fmt: skip
 
 

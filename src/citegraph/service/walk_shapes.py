@@ -20,10 +20,11 @@ from ..values.paths import (
     Unresolved,
     WalkPolicy,
 )
-from .shapes import TextOriginOut, Wire
+from .shapes import ExtractionCoverageOut, TextOriginOut, Wire, coverage_shape
 
 GradeName = Literal["supported", "inferred", "insufficient"]
 StatusName = Literal["ok", "ambiguous", "unknown"]
+_COVERAGE = "Documents not extracted yet, whose relations the walk could not follow."
 
 
 class EntityRefOut(Wire):
@@ -113,6 +114,7 @@ class ImpactOut(Wire):
     truncated: bool
     limits: list[str] = Field(description="Which bounds cut the walk, when one did.")
     unresolved: UnresolvedOut | None
+    extraction: ExtractionCoverageOut | None = Field(default=None, description=_COVERAGE)
 
 
 class PathsOut(Wire):
@@ -130,6 +132,7 @@ class PathsOut(Wire):
     truncated: bool
     limits: list[str]
     unresolved: list[UnresolvedOut]
+    extraction: ExtractionCoverageOut | None = Field(default=None, description=_COVERAGE)
 
 
 def _ref(ref: EntityRef | None) -> EntityRefOut | None:
@@ -195,7 +198,7 @@ def policy_shape(policy: WalkPolicy) -> PolicyOut:
     )
 
 
-def impact_shape(result: ImpactResult) -> ImpactOut:
+def impact_shape(result: ImpactResult, scope: str = "default") -> ImpactOut:
     return ImpactOut(
         status=result.status, asked=result.asked, entity=_ref(result.entity),
         direction=result.direction.value, max_hops=result.max_hops,
@@ -203,14 +206,16 @@ def impact_shape(result: ImpactResult) -> ImpactOut:
         affected=[_affected(a) for a in result.affected], found=result.found,
         truncated=result.truncated, limits=list(result.limits),
         unresolved=_unresolved(result.unresolved) if result.unresolved else None,
+        extraction=coverage_shape(result.extraction, scope),
     )  # fmt: skip
 
 
-def paths_shape(result: PathsResult) -> PathsOut:
+def paths_shape(result: PathsResult, scope: str = "default") -> PathsOut:
     return PathsOut(
         status=result.status, asked=list(result.asked), source=_ref(result.source),
         target=_ref(result.target), max_hops=result.max_hops,
         policy=policy_shape(result.policy), evaluation_mode=result.evaluation_mode,
         paths=[_path(p) for p in result.paths], truncated=result.truncated,
         limits=list(result.limits), unresolved=[_unresolved(u) for u in result.unresolved],
+        extraction=coverage_shape(result.extraction, scope),
     )  # fmt: skip

@@ -27,6 +27,7 @@ from .queries.documents import (
     CREATE_STAGING,
     DELETE_DOCUMENT,
     DROP_STAGING,
+    EXTRACTION_COVERAGE,
     FIND_BY_ID,
     FIND_BY_NAMES,
     HOLDS_MARKS,
@@ -126,6 +127,14 @@ class DocumentRepository:
         if not doc_ids:
             return False
         return bool(self.graph.ro_query(HOLDS_MARKS, {"ids": doc_ids, "marks": list(marks)}))
+
+    def extraction_coverage(self) -> tuple[int, int, int]:
+        """Documents stored, those not extracted yet, and those of them being extracted now."""
+        rows = self.graph.ro_query(EXTRACTION_COVERAGE)
+        if not rows:
+            return 0, 0, 0
+        documents, pending, now = rows[0]
+        return int(documents or 0), int(pending or 0), int(now or 0)
 
     def mark_extracted(self, doc_ids: list[str], by: str) -> None:
         self.graph.query(MARK_EXTRACTED, {"ids": doc_ids, "by": by})

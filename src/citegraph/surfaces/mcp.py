@@ -43,7 +43,10 @@ from ..service.shapes import wire
 from ..service.walk_shapes import impact_shape, paths_shape
 from ..values.answers import Answer
 from ..values.evidence import Evidence
+from ..values.facts import EntityIdentity, StoredRelation
 from ..values.graphq import GraphAnswer
+from ..values.paths import ImpactResult, PathsResult
+from ..values.proposals import ExtractionCoverage
 from ..workspace import Workspace
 
 T = TypeVar("T")
@@ -207,19 +210,29 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         ] = None,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        found = _guarded(
-            workspace,
-            lambda: open_scopes.get(scope).relations(entity, relation_type=relation_type),
+        def work() -> tuple[str, list[StoredRelation], ExtractionCoverage]:
+            target = open_scopes.get(scope)
+            found = target.relations(entity, relation_type=relation_type)
+            return target.name, found, target.extraction_coverage()
+
+        name, found, coverage = _guarded(workspace, work)
+        return wire(
+            shapes.relations_shape(
+                entity, found, relation_type=relation_type, coverage=coverage, scope=name
+            )
         )
-        return wire(shapes.relations_shape(entity, found, relation_type=relation_type))
 
     @server.tool(description=ENTITIES_DOC)
     def entities(
         name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)],
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        found = _guarded(workspace, lambda: open_scopes.get(scope).entities(name))
-        return wire(shapes.entities_shape(name, found))
+        def work() -> tuple[str, list[EntityIdentity], ExtractionCoverage]:
+            target = open_scopes.get(scope)
+            return target.name, target.entities(name), target.extraction_coverage()
+
+        scope_name, found, coverage = _guarded(workspace, work)
+        return wire(shapes.entities_shape(name, found, coverage, scope_name))
 
     @server.tool(description=REPORTS_DOC)
     def community_reports(
@@ -244,10 +257,12 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         max_hops: Annotated[int, Field(ge=1, le=MAX_WALK_HOPS)] = DEFAULT_WALK_HOPS,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        result = _guarded(
-            workspace, lambda: open_scopes.get(scope).impact(entity, direction, max_hops)
-        )
-        return wire(impact_shape(result))
+        def work() -> tuple[str, ImpactResult]:
+            target = open_scopes.get(scope)
+            return target.name, target.impact(entity, direction, max_hops)
+
+        name, result = _guarded(workspace, work)
+        return wire(impact_shape(result, name))
 
     @server.tool(description=PATHS_DOC)
     def graph_paths(
@@ -256,8 +271,12 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
         max_hops: Annotated[int, Field(ge=1, le=MAX_WALK_HOPS)] = DEFAULT_WALK_HOPS,
         scope: ScopeArg = None,
     ) -> dict[str, Any]:
-        result = _guarded(workspace, lambda: open_scopes.get(scope).paths(source, target, max_hops))
-        return wire(paths_shape(result))
+        def work() -> tuple[str, PathsResult]:
+            chosen = open_scopes.get(scope)
+            return chosen.name, chosen.paths(source, target, max_hops)
+
+        name, result = _guarded(workspace, work)
+        return wire(paths_shape(result, name))
 
     @server.tool(description=GRAPH_QUERY_DOC)
     def graph_query(

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Literal
 
 from .documents import Citation
+from .proposals import ExtractionCoverage
 
 
 class Grade(StrEnum):
@@ -198,6 +199,8 @@ class ImpactResult:
     truncated: bool = False
     limits: tuple[str, ...] = ()  # which bounds cut the walk
     unresolved: Unresolved | None = None
+    # Documents not extracted yet: what they say is not walked (None: not counted).
+    extraction: ExtractionCoverage | None = None
 
     @property
     def evaluation_mode(self) -> bool:
@@ -216,6 +219,7 @@ class PathsResult:
     truncated: bool = False
     limits: tuple[str, ...] = ()
     unresolved: tuple[Unresolved, ...] = field(default=())
+    extraction: ExtractionCoverage | None = None  # as ImpactResult's
 
     @property
     def evaluation_mode(self) -> bool:

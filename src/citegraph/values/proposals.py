@@ -129,3 +129,29 @@ class ExtractionRun:
     stopped: str | None = None
     # Documents another process was extracting: left to it (among `left`).
     busy: int = 0
+
+
+@dataclass(frozen=True)
+class ExtractionCoverage:
+    """How much of a scope's text its entities and relations come from: a listing of them
+    says when documents are not extracted yet, rather than look complete (extraction off,
+    run after ingest with `extract`, or cut short)."""
+
+    documents: int
+    not_extracted: int
+    extracting_now: int = 0  # of those not extracted, the ones a running extraction holds
+
+    @property
+    def complete(self) -> bool:
+        return self.not_extracted == 0
+
+    def note(self, scope: str) -> str | None:
+        """What a listing says while documents are not extracted; None when all are."""
+        if self.complete:
+            return None
+        now = f", {self.extracting_now} being extracted now" if self.extracting_now else ""
+        return (
+            f"{self.not_extracted} of {self.documents} document(s) not extracted yet{now}: "
+            f"entities and relations from them are missing (`citegraph extract --scope "
+            f"{scope}` extracts them)"
+        )

@@ -143,6 +143,18 @@ RETURN size(chunks)
 MARK_EXTRACTED = (
     "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = true, d.extracted_with = $by"
 )
+# How far extraction has come: documents stored, those not extracted yet, and those of them a
+# live extraction claim holds (being extracted now; CLAIM_EXTRACTION below).
+EXTRACTION_COVERAGE = """
+OPTIONAL MATCH (l:IngestLease)
+WHERE l.extracting IS NOT NULL AND l.deadline >= timestamp()
+WITH collect(l.extracting) AS held
+WITH reduce(busy = [], ids IN held | busy + ids) AS busy
+MATCH (d:Document)
+WITH busy, d, coalesce(d.extracted, false) AS done
+RETURN count(d), sum(CASE WHEN done THEN 0 ELSE 1 END),
+  sum(CASE WHEN NOT done AND d.id IN busy THEN 1 ELSE 0 END)
+"""
 # Before a document is extracted again (by another extractor, or after a run cut short).
 UNMARK_EXTRACTED = (
     "UNWIND $ids AS id MATCH (d:Document {id: id}) SET d.extracted = false, d.extracted_with = null"

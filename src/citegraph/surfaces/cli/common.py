@@ -23,6 +23,7 @@ from ...errors import CitegraphError, RuntimeFailure
 from ...limits import MAX_HOPS, MAX_K
 
 if TYPE_CHECKING:  # imported where used: each command loads only what it needs
+    from ...values.proposals import ExtractionCoverage
     from ...workspace import Workspace
 
 app = typer.Typer(
@@ -42,6 +43,15 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
+
+
+def say_coverage(coverage: ExtractionCoverage | None, scope: str) -> None:
+    """Say, on stderr, that documents are not extracted yet: a listing or walk without their
+    entities and relations must not read as complete."""
+    note = coverage.note(scope) if coverage is not None else None
+    if note is not None:
+        err.print(f"[yellow]{escape(note)}[/]")
+
 
 ScopeOpt = Annotated[
     str, typer.Option("--scope", "-s", help="Scope (one graph per scope): A-Z a-z 0-9 _ -.")

@@ -27,6 +27,7 @@ from .common import (
     out,
     page_label,
     print_json,
+    say_coverage,
 )
 from .extraction import extraction_said
 
@@ -369,11 +370,14 @@ def relations(
     (actual/hypothetical/planned); and, where an LLM extractor gave one (extract --llm
     --describe), its description, marked as the model's words."""
     with open_workspace(home, url) as ws:
-        found = ws.scope(scope).relations(entity, limit=limit, relation_type=relation_type)
+        target = ws.scope(scope)
+        found = target.relations(entity, limit=limit, relation_type=relation_type)
+        coverage = target.extraction_coverage()
+    say_coverage(coverage, scope)
     if as_json:
         from ...service import shapes
 
-        shape = shapes.relations_shape(entity, found, limit, relation_type)
+        shape = shapes.relations_shape(entity, found, limit, relation_type, coverage, scope)
         print_json(json.dumps(shapes.wire(shape)))
     else:
         for r in found:

@@ -24,6 +24,7 @@ from .common import (
     fail,
     open_workspace,
     out,
+    say_coverage,
 )
 
 # The name meant several entities, or none: nothing was walked.
@@ -134,8 +135,9 @@ def impact(
             result = ws.scope(scope).impact(name, direction, hops, _policy(co_mentions, no_aliases))
         except CitegraphError as exc:
             fail(str(exc), 3)
+    say_coverage(result.extraction, scope)
     if as_json:
-        print(json.dumps(wire(impact_shape(result))))
+        print(json.dumps(wire(impact_shape(result, scope))))
     elif result.unresolved is not None:
         _print_unresolved(result.unresolved)
     else:
@@ -181,8 +183,9 @@ def paths(
             result = ws.scope(scope).paths(source, target, hops, _policy(co_mentions, no_aliases))
         except CitegraphError as exc:
             fail(str(exc), 3)
+    say_coverage(result.extraction, scope)
     if as_json:
-        print(json.dumps(wire(paths_shape(result))))
+        print(json.dumps(wire(paths_shape(result, scope))))
     elif result.unresolved:
         for unresolved in result.unresolved:
             _print_unresolved(unresolved)
@@ -212,9 +215,12 @@ def entities(
     from ...service.shapes import entities_shape
 
     with open_workspace(home, url) as ws:
-        found = ws.scope(scope).entities(name)
+        target = ws.scope(scope)
+        found = target.entities(name)
+        coverage = target.extraction_coverage()
+    say_coverage(coverage, scope)
     if as_json:
-        print(json.dumps(wire(entities_shape(name, found))))
+        print(json.dumps(wire(entities_shape(name, found, coverage, scope))))
         return
     if not found:  # said as what it is, with the exit code of an unknown name in impact
         err.print(f"no entity named {escape(repr(name))} in scope {escape(repr(scope))}")

@@ -28,7 +28,7 @@ async def impact(service: Services, token: Token, body: r.ImpactRequest) -> b.Im
     result = await service.guard.run(
         lambda: target.impact(body.entity, body.direction, body.max_hops, policy)
     )
-    return b.ImpactResponse.model_validate(s.wire(w.impact_shape(result)))
+    return b.ImpactResponse.model_validate(s.wire(w.impact_shape(result, target.name)))
 
 
 @router.post("/paths", response_model=b.PathsResponse)
@@ -40,7 +40,7 @@ async def paths(service: Services, token: Token, body: r.PathsRequest) -> b.Path
     result = await service.guard.run(
         lambda: target.paths(body.source, body.target, body.max_hops, policy)
     )
-    return b.PathsResponse.model_validate(s.wire(w.paths_shape(result)))
+    return b.PathsResponse.model_validate(s.wire(w.paths_shape(result, target.name)))
 
 
 @router.post("/graph/query", response_model=b.GraphQueryResponse)

@@ -53,8 +53,15 @@ async def relations(
     calls, alias-of or co-mentioned, when given), each with the quote it was located at, its
     polarity and modality; stated ones before co-mentions."""
     target = service.scope(token, scope, Right.READ)
-    found = await service.guard.run(lambda: target.relations(entity, relation_type=relation_type))
-    shape = s.relations_shape(entity, found, relation_type=relation_type)
+    found, coverage = await service.guard.run(
+        lambda: (
+            target.relations(entity, relation_type=relation_type),
+            target.extraction_coverage(),
+        )
+    )
+    shape = s.relations_shape(
+        entity, found, relation_type=relation_type, coverage=coverage, scope=target.name
+    )
     return b.RelationsResponse.model_validate(s.wire(shape))
 
 
@@ -68,8 +75,11 @@ async def entities(
     """Every entity a name can mean (case and spacing aside), each with its type, aliases and
     mention count, most mentioned first: ambiguity shown, never resolved by a guess."""
     target = service.scope(token, scope, Right.READ)
-    found = await service.guard.run(lambda: target.entities(name))
-    return b.EntitiesResponse.model_validate(s.wire(s.entities_shape(name, found)))
+    found, coverage = await service.guard.run(
+        lambda: (target.entities(name), target.extraction_coverage())
+    )
+    shape = s.entities_shape(name, found, coverage, target.name)
+    return b.EntitiesResponse.model_validate(s.wire(shape))
 
 
 @router.get("/community-reports", response_model=b.CommunityReportsResponse)
