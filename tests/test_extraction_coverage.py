@@ -39,6 +39,7 @@ def test_listings_say_what_is_not_extracted_until_it_is(
     workspace: Workspace, home: Path, tmp_path: Path
 ) -> None:
     scope = workspace.scope("shop")
+    assert scope.extraction_coverage() == ExtractionCoverage(0, 0, 0)
     stored = scope.ingest(BOUTIQUE)  # its docs and manifests, extraction off
     documents = len(stored)
     assert documents >= 20

@@ -146,14 +146,16 @@ MARK_EXTRACTED = (
 # How far extraction has come: documents stored, those not extracted yet, and those of them a
 # live extraction claim holds (being extracted now; CLAIM_EXTRACTION below).
 EXTRACTION_COVERAGE = """
+MATCH (d:Document)
+WITH count(d) AS documents
+OPTIONAL MATCH (p:Document) WHERE NOT coalesce(p.extracted, false)
+WITH documents, count(p) AS pending
 OPTIONAL MATCH (l:IngestLease)
 WHERE l.extracting IS NOT NULL AND l.deadline >= timestamp()
-WITH collect(l.extracting) AS held
-WITH reduce(busy = [], ids IN held | busy + ids) AS busy
-MATCH (d:Document)
-WITH busy, d, coalesce(d.extracted, false) AS done
-RETURN count(d), sum(CASE WHEN done THEN 0 ELSE 1 END),
-  sum(CASE WHEN NOT done AND d.id IN busy THEN 1 ELSE 0 END)
+WITH documents, pending, collect(l.extracting) AS held
+UNWIND reduce(busy = [null], ids IN held | busy + ids) AS id
+OPTIONAL MATCH (b:Document {id: id}) WHERE NOT coalesce(b.extracted, false)
+RETURN documents, pending, count(DISTINCT b)
 """
 # Before a document is extracted again (by another extractor, or after a run cut short).
 UNMARK_EXTRACTED = (
