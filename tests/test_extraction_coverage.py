@@ -89,5 +89,7 @@ def test_listings_say_what_is_not_extracted_until_it_is(
         "documents": documents, "notExtracted": 0, "extractingNow": 0, "note": None,
     }  # fmt: skip
     assert "not extracted" not in listed.stderr
-    body = client.get("/v1/memory/entities", params={"scope": "shop", "name": "frontend"}, headers=headers)
+    body = client.get(
+        "/v1/memory/entities", params={"scope": "shop", "name": "frontend"}, headers=headers
+    )
     assert body.json()["extraction"]["notExtracted"] == 0 and body.json()["identities"]
