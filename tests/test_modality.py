@@ -63,6 +63,17 @@ SENTENCES = [
     ("The search service does not necessarily query the index service.", "search service", "index service", N, ACT),
     ("Since May 2021 the frontend calls the cart service.", "frontend", "cart service", A, ACT),
     ("The frontend may call the cart service in May 2021.", "frontend", "cart service", A, HYP),
+    # A condition after what it conditions covers its clause; "check if" asks, "even if"
+    # concedes, and a condition in the next sentence is that sentence's.
+    ("The cart service writes to the orders database unless caching is disabled.", "cart service", "orders database", A, HYP),
+    ("Checkout calls the fraud service only if the order exceeds the limit.", "Checkout", "fraud service", A, HYP),
+    ("The gateway uses Redis as long as the cluster is healthy.", "gateway", "Redis", A, HYP),
+    ("The ledger service reads from the replica, provided that it is in sync.", "ledger service", "replica", A, HYP),
+    ("The frontend calls the inventory service to check if the item is in stock.", "frontend", "inventory service", A, ACT),
+    ("The worker calls the payment service even if the cache holds the price.", "worker", "payment service", A, ACT),
+    ("The search service calls the index service. If the index is stale, it is rebuilt.", "search service", "index service", A, ACT),
+    ("We are considering having the cart service call the payment service.", "cart service", "payment service", A, PLAN),
+    ("The billing service intends to use Stripe for refunds.", "billing service", "Stripe", A, PLAN),
 ]  # fmt: skip
 
 

@@ -48,8 +48,31 @@ CUES: tuple[Cue, ...] = (
     *(Cue(w, "planned") for w in (
         "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
         "proposal", "deprecated", "to be removed", "next quarter", "roadmap", "soon",
+        "considering", "under consideration", "intend to", "intends to", "aims to",
     )),
 )  # fmt: skip
+
+# A condition stated after what it conditions ("X calls Y only if the cache misses", "X
+# writes to Y unless caching is off"): its scope runs back to the start of the clause
+# (ConText's backward triggers). "if" after a verb of finding out asks a question, it sets no
+# condition ("calls Y to check if the item is in stock"); "even if", "as if" set none either.
+CONDITIONS_AFTER: tuple[str, ...] = (
+    "if", "unless", "provided that", "providing that", "as long as", "in case",
+    "on condition that",
+)  # fmt: skip
+_CONDITION_AFTER = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in CONDITIONS_AFTER)
+    + r")(?![\w'’])",
+    re.I,
+)
+_ASKING = re.compile(
+    r"(?<![\w'’])(?:check|checks|checked|checking|verify|verifies|verifying|verified|"
+    r"determine|determines|determining|see|sees|know|knows|ask|asks|asked|test|tests|"
+    r"testing|decide|decides|find out|finds out|validate|validates|confirm|confirms|tell|"
+    r"tells|detect|detects|wonder|learn|learns|even|as)\s+$",
+    re.I,
+)
 
 # Phrases that hold a cue's words and say something else (NegEx's pseudo-triggers): "not only
 # A but also B" and "nothing but A" affirm A, "no doubt" asserts. A cue that starts inside one
@@ -222,9 +245,24 @@ def assess(
             inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
             if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
+    if _conditioned_after(text, last):
+        kinds.add("hypothetical")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
         return polarity, Modality.HYPOTHETICAL
     if "planned" in kinds:
         return polarity, Modality.PLANNED
     return polarity, Modality.ACTUAL
+
+
+def _conditioned_after(text: str, last: int) -> bool:
+    """Whether a condition after the relation's later end `last`, in its clause, governs it
+    (CONDITIONS_AFTER)."""
+    for match in _CONDITION_AFTER.finditer(text, last):
+        if _HARD_STOPS.search(text, last, match.start()) is not None:
+            return False  # a later clause's condition
+        before = max(0, match.start() - 24)
+        if match.group().casefold() == "if" and _ASKING.search(text, before, match.start()):
+            continue  # "to check if": a question, no condition
+        return True
+    return False
