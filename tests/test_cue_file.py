@@ -19,11 +19,11 @@ from helpers import cli, env_with
 
 TEXT = (
     b"# Ledger\n\n"
-    b"The ledger service formerly read from the archive database.\n"
+    b"The ledger service historically read from the archive database.\n"
     b"In the pilot, the billing service calls the fax gateway.\n"
     b"The billing service calls the tax service.\n"
 )
-CUES = 'negated = ["formerly"]\nplanned = ["in the pilot"]\n'
+CUES = 'negated = ["historically"]\nplanned = ["in the pilot"]\n'
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_added_cues_are_read_by_ingest(tmp_path: Path, cue_file: Path) -> None:
 
 def test_the_default_table_is_unchanged_by_another_table(cue_file: Path) -> None:
     table = load_cues(cue_file)
-    quote = "The ledger service formerly read from the archive database."
+    quote = "The ledger service historically read from the archive database."
     ends = ((4, 18), (37, 53))
     assert assess(quote, ends) == (Polarity.AFFIRMED, Modality.ACTUAL)
     assert assess(quote, ends, table) == (Polarity.NEGATED, Modality.ACTUAL)
@@ -110,7 +110,7 @@ def test_extract_reads_stored_documents_again_with_added_cues(
         (None, "cannot read the cue file"),
         ("negated = [", "is not valid TOML"),
         ('maybe = ["perhaps"]', "names maybe: a cue is one of negated, hypothetical, planned"),
-        ('negated = "formerly"', "negated must be a list of words"),
+        ('negated = "historically"', "negated must be a list of words"),
         ('planned = [""]', "planned must be a list of words"),
     ],
 )
@@ -140,7 +140,8 @@ def test_a_walk_reads_a_remembered_relation_with_the_added_cues(
     )
     # Both ends named: the remembered relation quotes the passage, stored without polarity.
     passage = Passage(
-        "The ledger-service formerly read from the archive-db.", ("ledger-service", "archive-db")
+        "The ledger-service historically read from the archive-db.",
+        ("ledger-service", "archive-db"),
     )
     grades = {}
     for name, cues in (("default", None), ("added", cue_file)):
@@ -152,7 +153,7 @@ def test_a_walk_reads_a_remembered_relation_with_the_added_cues(
             grades[name] = (affected.entity.name, affected.grade.value)
     assert grades == {
         "default": ("ledger-service", "supported"),
-        "added": ("ledger-service", "insufficient"),  # "formerly": no longer a dependency
+        "added": ("ledger-service", "insufficient"),  # "historically": no longer a dependency
     }
 
 

@@ -74,6 +74,17 @@ SENTENCES = [
     ("The search service calls the index service. If the index is stale, it is rebuilt.", "search service", "index service", A, ACT),
     ("We are considering having the cart service call the payment service.", "cart service", "payment service", A, PLAN),
     ("The billing service intends to use Stripe for refunds.", "billing service", "Stripe", A, PLAN),
+    # What held once and holds no more; what is excluded; what is optional or recommended.
+    ("The cart service formerly called the payment service.", "cart service", "payment service", N, ACT),
+    ("The cart service used to write to MongoDB.", "cart service", "MongoDB", N, ACT),
+    ("Kafka is used to send events to the analytics service.", "Kafka", "analytics service", A, ACT),
+    ("The gateway calls the ad service rather than the payment service.", "gateway", "payment service", N, ACT),
+    ("The gateway calls the ad service rather than the payment service.", "gateway", "ad service", A, ACT),
+    ("The report job reads every table except the audit table.", "report job", "audit table", N, ACT),
+    ("Optionally, the frontend calls the recommendation service.", "frontend", "recommendation service", A, HYP),
+    ("We recommend that the worker reads from the replica.", "worker", "replica", A, HYP),
+    ("Eventually the search service will query OpenSearch.", "search service", "OpenSearch", A, PLAN),
+    ("In a future release the frontend calls the chat service.", "frontend", "chat service", A, PLAN),
 ]  # fmt: skip
 
 

@@ -39,16 +39,21 @@ class Cue:
 CUES: tuple[Cue, ...] = (
     *(Cue(w, "negated") for w in (
         "not", "no", "never", "without", "no longer", "instead of", "neither", "nor",
-        "cannot", "n't", "none of", "nothing", "stopped", "ceased to",
+        "cannot", "n't", "none of", "nothing", "stopped", "stops", "ceased to", "formerly",
+        "previously", "used to", "rather than", "except", "other than",
     )),
     *(Cue(w, "hypothetical") for w in (
         "if", "may", "might", "could", "would", "should", "unless", "whether", "suppose",
-        "assuming", "in case", "perhaps", "possibly",
+        "assuming", "in case", "perhaps", "possibly", "optionally", "ideally",
+        "in theory", "theoretically", "recommend", "recommended", "expected to",
+        "can be configured",
     )),
     *(Cue(w, "planned") for w in (
         "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
         "proposal", "deprecated", "to be removed", "next quarter", "roadmap", "soon",
-        "considering", "under consideration", "intend to", "intends to", "aims to",
+        "considering", "under consideration", "intend to", "intends to", "aims to", "todo",
+        "eventually", "in the future", "future release", "future version", "upcoming",
+        "later release", "later version", "being migrated", "to be migrated",
     )),
 )  # fmt: skip
 
@@ -79,6 +84,9 @@ _ASKING = re.compile(
 # of them does not count ("not necessarily" is not one: it leaves the relation negated).
 PSEUDO_CUES: tuple[str, ...] = (
     "not only", "not just", "not merely", "not least", "no doubt", "no matter", "nothing but",
+    # "used to" is the past of a habit; "is used to send" is a passive ("X is used for").
+    "is used to", "are used to", "be used to", "been used to", "being used to", "was used to",
+    "were used to", "as previously",
 )  # fmt: skip
 _PSEUDO = re.compile(
     r"(?<![\w'’])(?:"
@@ -171,7 +179,7 @@ def load_cues(path: Path) -> CueTable:
     verb phrases per relation type (`…` stands for a few words; `passive_verbs` state the
     relation from their object to their subject):
 
-    negated = ["formerly", "used to"]
+    negated = ["historically", "retired"]
     planned = ["in the pilot"]
     [verbs]
     calls = ["hits", "pings"]
