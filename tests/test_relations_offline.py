@@ -308,6 +308,23 @@ def test_calling_for_something_is_no_call(scope: Scope) -> None:
     }
 
 
+def test_a_name_inside_a_phrase_s_gap_is_what_is_sent_not_where(scope: Scope) -> None:
+    """ "publishes an OrderCreated event to Kafka": the event named in the phrase's gap is
+    what is sent, Kafka is where; an aside after the subject is still no object."""
+    scope.ingest(
+        b"The Order Service publishes an OrderCreated event to Kafka.\n\n"
+        b"Cart Service caches sessions in Redis.\n\n"
+        b"The Audit Service, written in Go, calls the Ledger Service.\n",
+        name="events.md",
+    )
+    assert _triples(scope) == {
+        ("Order Service", "sends-to", "Kafka"),
+        ("Cart Service", "writes", "Redis"),
+        ("Audit Service", "calls", "Ledger Service"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

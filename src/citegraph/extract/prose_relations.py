@@ -77,10 +77,12 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
     listed after a verb that is the subject of a later verb opens a clause of its own ("X
     calls A and B writes to C": X does not call B)."""
     clauses: list[tuple[Name, list[Name], Stated]] = []
-    for left, right in itertools.pairwise(names):
+    for index, (left, right) in enumerate(itertools.pairwise(names)):
         stated = verbs.stated_relation(sentence[left.end : right.start])
         if stated is None:
-            continue
+            stated = _around_a_name(sentence, names, index, verbs)
+            if stated is None:
+                continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
         subject = subject_of(sentence, names, verb_start)
         if subject is not None:
@@ -92,6 +94,22 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
             pair = (target, subject) if stated.passive else (subject, target)
             found.append((*pair, stated.type))
     return found
+
+
+def _around_a_name(sentence: str, names: list[Name], index: int, verbs: VerbTable) -> Stated | None:
+    """A phrase with a gap that holds the next name ("publishes an OrderCreated event to
+    Kafka": the event is what is sent, Kafka where), read from `names[index]` over
+    `names[index + 1]` to the name after it; None when the words before or after that name
+    state something of their own."""
+    if index + 2 >= len(names):
+        return None
+    left, middle, right = names[index], names[index + 1], names[index + 2]
+    if verbs.stated_relation(sentence[middle.end : right.start]) is not None:
+        return None
+    stated = verbs.stated_relation(sentence[left.end : right.start])
+    if stated is None or left.end + stated.start >= middle.start:
+        return None  # the phrase starts after the name: not a gap around it
+    return stated if left.end + stated.end <= right.start else None
 
 
 def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) -> Name | None:

@@ -51,11 +51,12 @@ VERBS: tuple[Verb, ...] = (
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
         "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
-        "updates",
+        "updates", "caches … in",
     )),
     *(Verb(p, "sends-to") for p in (
         "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
         "pushes … to", "enqueues … to", "enqueues … on", "notifies", "posts … to",
+        "produces … to", "produces to",
     )),
 )  # fmt: skip
 
