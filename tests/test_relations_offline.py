@@ -325,6 +325,40 @@ def test_a_name_inside_a_phrase_s_gap_is_what_is_sent_not_where(scope: Scope) ->
     _assert_located(scope, scope.relations())
 
 
+def test_names_listed_as_one_subject_and_verbs_sharing_one_object(scope: Scope) -> None:
+    """ "X and Y call Z" is said of both, when the list opens the sentence and the verb is
+    plural; "X reads from and writes to Z" states both verbs of Z. A name after "and" with a
+    verb in the third person opens a clause of its own, and a list after a preposition is no
+    subject."""
+    scope.ingest(
+        b"The Order Service and the Billing Service both call the Payment Service.\n\n"
+        b"The Order Service, the Cart Service and the User Service call the Auth Service.\n\n"
+        b"The Ledger Service reads from and writes to PostgreSQL.\n\n"
+        b"The Web App and the Mobile App do not call the Audit Service.\n\n"
+        b"The Report Service calls the Ad Service and the Email Service reads from MySQL.\n\n"
+        b"Requests from the Web App and the Mobile App call the API Gateway.\n\n"
+        b"The Cart Service is consumed by the Checkout Service.\n\n"
+        b"The Web Frontend is a client of the Catalog Service.\n",
+        name="lists.md",
+    )
+    assert set(_edges(scope)) == {
+        ("Order Service", "calls", "Payment Service", "affirmed", "actual"),
+        ("Billing Service", "calls", "Payment Service", "affirmed", "actual"),
+        ("Order Service", "calls", "Auth Service", "affirmed", "actual"),
+        ("Cart Service", "calls", "Auth Service", "affirmed", "actual"),
+        ("User Service", "calls", "Auth Service", "affirmed", "actual"),
+        ("Ledger Service", "reads", "PostgreSQL", "affirmed", "actual"),
+        ("Ledger Service", "writes", "PostgreSQL", "affirmed", "actual"),
+        ("Web App", "calls", "Audit Service", "negated", "actual"),
+        ("Mobile App", "calls", "Audit Service", "negated", "actual"),
+        ("Report Service", "calls", "Ad Service", "affirmed", "actual"),
+        ("Email Service", "reads", "MySQL", "affirmed", "actual"),
+        ("Checkout Service", "reads", "Cart Service", "affirmed", "actual"),
+        ("Web Frontend", "calls", "Catalog Service", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

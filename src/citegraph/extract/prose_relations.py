@@ -26,7 +26,14 @@ from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
-from .subjects import CLAUSE_WORDS, MARKDOWN_LINK, OPENING, PRONOUN_LEADS, subject_of
+from .subjects import (
+    CLAUSE_WORDS,
+    MARKDOWN_LINK,
+    OPENING,
+    PRONOUN_LEADS,
+    listed_with,
+    subject_of,
+)
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
@@ -85,8 +92,17 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
                 continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
         subject = subject_of(sentence, names, verb_start)
-        if subject is not None:
-            clauses.append((subject, _objects(sentence, names, verb_end), stated))
+        if subject is None:
+            continue
+        objects = _objects(sentence, names, verb_end)
+        said = [(objects, stated)]
+        if not objects:  # "reads from and writes to X": both verbs take X
+            second = _and_another_verb(sentence, names, verb_end, verbs)
+            if second is not None:
+                objects = _objects(sentence, names, verb_end + second.end)
+                said = [(objects, stated), (objects, second)]
+        for one in (*listed_with(sentence, names, subject, verb_start), subject):
+            clauses += [(one, targets, verb) for targets, verb in said]
     subjects = {subject for subject, _, _ in clauses}
     found: list[tuple[Name, Name, str]] = []
     for subject, targets, stated in clauses:
@@ -94,6 +110,24 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
             pair = (target, subject) if stated.passive else (subject, target)
             found.append((*pair, stated.type))
     return found
+
+
+def _and_another_verb(
+    sentence: str, names: list[Name], verb_end: int, verbs: VerbTable
+) -> Stated | None:
+    """A second verb phrase right after "and", before the verb's object ("reads from and
+    writes to PostgreSQL"), placed from `verb_end`; None if there is none."""
+    following = [n for n in names if n.start >= verb_end]
+    if not following:
+        return None
+    gap = sentence[verb_end : following[0].start]
+    joined = re.match(r"\s+and\s+", gap)
+    if joined is None:
+        return None
+    second = verbs.stated_relation(gap[joined.end() :])
+    if second is None or second.start != 0:
+        return None
+    return Stated(second.type, second.passive, joined.end(), joined.end() + second.end)
 
 
 def _around_a_name(sentence: str, names: list[Name], index: int, verbs: VerbTable) -> Stated | None:

@@ -91,6 +91,21 @@ def _after_aside(text: str, names: list[Name], verb_start: int) -> Name | None:
     return subject if OPENING.fullmatch(lead) else None
 
 
+# Between two names listed as one subject ("X and Y", "X, Y and Z"), an article aside.
+_SUBJECT_LIST = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|a|an)\s+)?`?", re.I)
+_BOTH = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:both\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
+
+
+def _list_start(text: str, names: list[Name], name: Name) -> Name:
+    """The first name of the list `name` ends ("the Web App and the Mobile App"), or itself."""
+    first = name
+    for other in reversed([n for n in names if n.end <= name.start]):
+        if not _SUBJECT_LIST.fullmatch(text, other.end, first.start):
+            break
+        first = other
+    return first
+
+
 def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
     only by a few words that open no new clause, or one followed by an aside (in commas,
@@ -110,7 +125,7 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         words = re.findall(r"[\w'’-]+", gap.lower())
         if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
-        if _after_a_preposition(text, name.start):
+        if _after_a_preposition(text, _list_start(text, names, name).start):
             return None  # "the containers in X use Y": the containers do, not X
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
@@ -249,3 +264,21 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
     predicates = [words[: breaks[0]]] + [words[i + 1 :] for i in breaks]
     predicates[-1] = tail + verb_words
     return first if all(_said_of_one(p) for p in predicates) else None
+
+
+def listed_with(text: str, names: list[Name], subject: Name, verb_start: int) -> list[Name]:
+    """The names listed before `subject` as one subject with it ("The search service and the
+    feed service read from Elasticsearch"): only when the list opens the sentence and the
+    verb agrees with more than one (no third person "-s": "X and Y calls Z" is read as Y's)."""
+    listed: list[Name] = []
+    current = subject
+    for name in reversed([n for n in names if n.end <= subject.start]):
+        if not _SUBJECT_LIST.fullmatch(text, name.end, current.start):
+            break
+        listed.insert(0, name)
+        current = name
+    if not listed or not _BOTH.fullmatch(text[: current.start].lstrip().rstrip("`*")):
+        return []
+    verb = _WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
+    plural = bool(verb) and not (verb[0].endswith("s") and not verb[0].endswith(("ss", "us")))
+    return listed if plural or verb[:1] == ["are"] else []

@@ -29,7 +29,7 @@ VERBS: tuple[Verb, ...] = (
         "calls", "call", "calling", "invokes", "invoke", "talks to", "talk to", "connects to",
         "connect to", "queries", "query", "sends requests to", "sends … requests to",
         "sends … requests … to", "makes … calls to", "requests … from", "forwards … to",
-        "routes … to", "proxies … to", "delegates … to",
+        "routes … to", "proxies … to", "delegates … to", "is a client of",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
@@ -43,6 +43,7 @@ VERBS: tuple[Verb, ...] = (
         "uses", "use", "is using", "makes use of", "made use of", "make use of", "leverages",
     )),
     *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
+    *(Verb(p, "reads", passive=True) for p in ("is consumed by", "are consumed by")),
     *(Verb(p, "reads") for p in (
         "reads from", "read from", "reads … from", "fetches … from", "fetches", "loads … from",
         "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
