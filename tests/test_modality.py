@@ -72,6 +72,8 @@ SENTENCES = [
     ("The frontend calls the inventory service to check if the item is in stock.", "frontend", "inventory service", A, ACT),
     ("The worker calls the payment service even if the cache holds the price.", "worker", "payment service", A, ACT),
     ("The search service calls the index service. If the index is stale, it is rebuilt.", "search service", "index service", A, ACT),
+    ("The frontend reads from the cache service and, if that fails, from the catalog service.", "frontend", "cache service", A, ACT),
+    ("The frontend calls the cart service only when the flag is on.", "frontend", "cart service", A, HYP),
     ("We are considering having the cart service call the payment service.", "cart service", "payment service", A, PLAN),
     ("The billing service intends to use Stripe for refunds.", "billing service", "Stripe", A, PLAN),
     # What held once and holds no more; what is excluded; what is optional or recommended.

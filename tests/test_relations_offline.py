@@ -338,7 +338,8 @@ def test_names_listed_as_one_subject_and_verbs_sharing_one_object(scope: Scope) 
         b"The Report Service calls the Ad Service and the Email Service reads from MySQL.\n\n"
         b"Requests from the Web App and the Mobile App call the API Gateway.\n\n"
         b"The Cart Service is consumed by the Checkout Service.\n\n"
-        b"The Web Frontend is a client of the Catalog Service.\n",
+        b"The Web Frontend is a client of the Catalog Service.\n\n"
+        b"Without the Cache Service, the Mobile App calls the Catalog Service.\n",
         name="lists.md",
     )
     assert set(_edges(scope)) == {
@@ -355,6 +356,7 @@ def test_names_listed_as_one_subject_and_verbs_sharing_one_object(scope: Scope) 
         ("Email Service", "reads", "MySQL", "affirmed", "actual"),
         ("Checkout Service", "reads", "Cart Service", "affirmed", "actual"),
         ("Web Frontend", "calls", "Catalog Service", "affirmed", "actual"),
+        ("Mobile App", "calls", "Catalog Service", "affirmed", "actual"),
     }
     _assert_located(scope, scope.relations())
 

@@ -63,7 +63,7 @@ CUES: tuple[Cue, ...] = (
 # condition ("calls Y to check if the item is in stock"); "even if", "as if" set none either.
 CONDITIONS_AFTER: tuple[str, ...] = (
     "if", "unless", "provided that", "providing that", "as long as", "in case",
-    "on condition that",
+    "on condition that", "only when",
 )  # fmt: skip
 _CONDITION_AFTER = re.compile(
     r"(?<![\w'’])(?:"
@@ -263,6 +263,11 @@ def assess(
     return polarity, Modality.ACTUAL
 
 
+# A condition closed by a comma with more of the sentence after it is set before what it
+# conditions, not after.
+_FRONTED = re.compile(r"[^,.;:!?\n]*,\s*\w")
+
+
 def _conditioned_after(text: str, last: int) -> bool:
     """Whether a condition after the relation's later end `last`, in its clause, governs it
     (CONDITIONS_AFTER)."""
@@ -272,5 +277,7 @@ def _conditioned_after(text: str, last: int) -> bool:
         before = max(0, match.start() - 24)
         if match.group().casefold() == "if" and _ASKING.search(text, before, match.start()):
             continue  # "to check if": a question, no condition
+        if _FRONTED.match(text, match.end()):
+            continue  # "reads from A and, if that fails, from B": it conditions what follows
         return True
     return False

@@ -96,14 +96,24 @@ _SUBJECT_LIST = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|a|an)\s+)
 _BOTH = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:both\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 
 
-def _list_start(text: str, names: list[Name], name: Name) -> Name:
-    """The first name of the list `name` ends ("the Web App and the Mobile App"), or itself."""
-    first = name
+def _listed_before(text: str, names: list[Name], name: Name) -> list[Name]:
+    """The names of the list `name` ends, before it ("the Web App and the Mobile App", "X, Y
+    and Z"): the last joint is "and" (a comma alone is no list: "Without X, the Y calls")."""
+    listed: list[Name] = []
+    current = name
     for other in reversed([n for n in names if n.end <= name.start]):
-        if not _SUBJECT_LIST.fullmatch(text, other.end, first.start):
+        joint = _SUBJECT_LIST.fullmatch(text, other.end, current.start)
+        if joint is None or (current is name and "and" not in joint.group().lower()):
             break
-        first = other
-    return first
+        listed.insert(0, other)
+        current = other
+    return listed
+
+
+def _list_start(text: str, names: list[Name], name: Name) -> Name:
+    """The first name of the list `name` ends, or itself."""
+    listed = _listed_before(text, names, name)
+    return listed[0] if listed else name
 
 
 def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
@@ -270,14 +280,8 @@ def listed_with(text: str, names: list[Name], subject: Name, verb_start: int) ->
     """The names listed before `subject` as one subject with it ("The search service and the
     feed service read from Elasticsearch"): only when the list opens the sentence and the
     verb agrees with more than one (no third person "-s": "X and Y calls Z" is read as Y's)."""
-    listed: list[Name] = []
-    current = subject
-    for name in reversed([n for n in names if n.end <= subject.start]):
-        if not _SUBJECT_LIST.fullmatch(text, name.end, current.start):
-            break
-        listed.insert(0, name)
-        current = name
-    if not listed or not _BOTH.fullmatch(text[: current.start].lstrip().rstrip("`*")):
+    listed = _listed_before(text, names, subject)
+    if not listed or not _BOTH.fullmatch(text[: listed[0].start].lstrip().rstrip("`*")):
         return []
     verb = _WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
     plural = bool(verb) and not (verb[0].endswith("s") and not verb[0].endswith(("ss", "us")))
