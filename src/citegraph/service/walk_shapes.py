@@ -20,7 +20,8 @@ from ..values.paths import (
     Unresolved,
     WalkPolicy,
 )
-from .shapes import ExtractionCoverageOut, TextOriginOut, Wire, coverage_shape
+from .knowledge_shapes import ExtractionCoverageOut, coverage_shape
+from .shapes import TextOriginOut, Wire
 
 GradeName = Literal["supported", "inferred", "insufficient"]
 StatusName = Literal["ok", "ambiguous", "unknown"]

@@ -27,7 +27,7 @@ from ..limits import (
     within_limit,
 )
 from ..scope import OpenScopes, Scope
-from ..service import shapes
+from ..service import knowledge_shapes, shapes
 from ..service.checking import check_answer
 from ..service.graph_query_shapes import graph_query_shape
 from ..service.requests import (
@@ -217,7 +217,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
 
         name, found, coverage = _guarded(workspace, work)
         return wire(
-            shapes.relations_shape(
+            knowledge_shapes.relations_shape(
                 entity, found, relation_type=relation_type, coverage=coverage, scope=name
             )
         )
@@ -232,7 +232,7 @@ def build_server(workspace: Workspace, scopes: Sequence[str]) -> MCPServer:
             return target.name, target.entities(name), target.extraction_coverage()
 
         scope_name, found, coverage = _guarded(workspace, work)
-        return wire(shapes.entities_shape(name, found, coverage, scope_name))
+        return wire(knowledge_shapes.entities_shape(name, found, coverage, scope_name))
 
     @server.tool(description=REPORTS_DOC)
     def community_reports(

@@ -375,10 +375,11 @@ def relations(
         coverage = target.extraction_coverage()
     say_coverage(coverage, scope)
     if as_json:
-        from ...service import shapes
+        from ...service.knowledge_shapes import relations_shape
+        from ...service.shapes import wire
 
-        shape = shapes.relations_shape(entity, found, limit, relation_type, coverage, scope)
-        print_json(json.dumps(shapes.wire(shape)))
+        shape = relations_shape(entity, found, limit, relation_type, coverage, scope)
+        print_json(json.dumps(wire(shape)))
     else:
         for r in found:
             how = "co-mentioned" if r.weak else r.type

@@ -212,7 +212,7 @@ def entities(
     impact or paths), type, mention count and aliases (its spellings, and the names a source
     says it is also called: an acronym's definition, a remembered alias-of fact). Entities
     are never merged on spelling: same name, another type is another entity."""
-    from ...service.shapes import entities_shape
+    from ...service.knowledge_shapes import entities_shape
 
     with open_workspace(home, url) as ws:
         target = ws.scope(scope)

@@ -9,16 +9,15 @@ from pydantic import Field
 from ...service.adopt_shapes import CommunityReportsOut
 from ...service.audit_shapes import AuditSampleOut, AuditSummaryOut
 from ...service.graph_query_shapes import GraphQueryOut
+from ...service.knowledge_shapes import EntitiesOut, RelationsOut
 from ...service.shapes import (
     AnswerOut,
     CheckOut,
     ChunkOut,
     DocumentOut,
-    EntitiesOut,
     EvidenceOut,
     IndexesOut,
     IngestedOut,
-    RelationsOut,
     RememberOut,
     Wire,
 )

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from ...audit.export import evidence_json
 from ...limits import MAX_NAME
+from ...service import knowledge_shapes as k
 from ...service import requests as r
 from ...service import shapes as s
 from ...service.tokens import Right
@@ -59,7 +60,7 @@ async def relations(
             target.extraction_coverage(),
         )
     )
-    shape = s.relations_shape(
+    shape = k.relations_shape(
         entity, found, relation_type=relation_type, coverage=coverage, scope=target.name
     )
     return b.RelationsResponse.model_validate(s.wire(shape))
@@ -78,7 +79,7 @@ async def entities(
     found, coverage = await service.guard.run(
         lambda: (target.entities(name), target.extraction_coverage())
     )
-    shape = s.entities_shape(name, found, coverage, target.name)
+    shape = k.entities_shape(name, found, coverage, target.name)
     return b.EntitiesResponse.model_validate(s.wire(shape))
 
 
