@@ -361,6 +361,26 @@ def test_names_listed_as_one_subject_and_verbs_sharing_one_object(scope: Scope) 
     _assert_located(scope, scope.relations())
 
 
+def test_a_pronoun_after_a_semicolon_and_verbs_in_the_plural(scope: Scope) -> None:
+    """ "X no longer calls Y; it calls Z": the clause's pronoun is the sentence's subject, and
+    the first clause's negation stops at the semicolon. A plural verb ("send", "publish")
+    states what its third person does."""
+    scope.ingest(
+        b"The Cart Service no longer calls Redis; it calls Memorystore.\n\n"
+        b"The Web App and the Mobile App send events to Kafka.\n\n"
+        b"The Billing Workers publish invoices to the Ledger Service.\n",
+        name="clauses.md",
+    )
+    assert set(_edges(scope)) == {
+        ("Cart Service", "calls", "Redis", "negated", "actual"),
+        ("Cart Service", "calls", "Memorystore", "affirmed", "actual"),
+        ("Web App", "sends-to", "Kafka", "affirmed", "actual"),
+        ("Mobile App", "sends-to", "Kafka", "affirmed", "actual"),
+        ("Billing Workers", "sends-to", "Ledger Service", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

@@ -40,7 +40,7 @@ _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
 # A pronoun subject opening a sentence.
-_PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])")
+_PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
 
@@ -308,6 +308,12 @@ def sentence_relations(
         names = names_in(sentence, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
+        for semicolon in re.finditer(r";\s+", sentence):
+            # "X no longer calls Y; it calls Z": the clause's pronoun is the sentence's subject
+            clause = (start + semicolon.end(), end)
+            in_clause = names_in(text[clause[0] : end], known)
+            first = (start, start + semicolon.start())
+            found += _pronoun_relations(text, clause, first, known, in_clause, verbs)
         if len(names) < 2:
             continue
         for a, b, kind in _stated(sentence, names, verbs):

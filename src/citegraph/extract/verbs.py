@@ -29,7 +29,8 @@ VERBS: tuple[Verb, ...] = (
         "calls", "call", "calling", "invokes", "invoke", "talks to", "talk to", "connects to",
         "connect to", "queries", "query", "sends requests to", "sends … requests to",
         "sends … requests … to", "makes … calls to", "requests … from", "forwards … to",
-        "routes … to", "proxies … to", "delegates … to", "is a client of",
+        "routes … to", "proxies … to", "delegates … to", "is a client of", "forward … to",
+        "delegate … to",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
@@ -41,23 +42,28 @@ VERBS: tuple[Verb, ...] = (
     *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
     *(Verb(p, "uses") for p in (
         "uses", "use", "is using", "makes use of", "made use of", "make use of", "leverages",
+        "leverage",
     )),
     *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
     *(Verb(p, "reads", passive=True) for p in ("is consumed by", "are consumed by")),
     *(Verb(p, "reads") for p in (
         "reads from", "read from", "reads … from", "fetches … from", "fetches", "loads … from",
         "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
-        "reads",
+        "reads", "read … from", "fetch … from", "fetch", "retrieve … from", "pull … from",
+        "consume from", "consume", "subscribe to",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
         "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
-        "updates", "caches … in",
+        "updates", "caches … in", "write … to", "store … in", "store … into", "save … to",
+        "save … in", "persist … to", "persist … in", "persist to", "insert … into",
+        "cache … in",
     )),
     *(Verb(p, "sends-to") for p in (
         "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
         "pushes … to", "enqueues … to", "enqueues … on", "notifies", "posts … to",
-        "produces … to", "produces to",
+        "produces … to", "produces to", "send to", "send … to", "publish to", "publish … to",
+        "emit … to", "push … to", "enqueue … to", "notify", "produce … to",
     )),
 )  # fmt: skip
 
