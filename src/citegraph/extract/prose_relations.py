@@ -3,11 +3,13 @@
 Sentences: "X calls / depends on / reads from / writes to / sends … to Y" (the verb table in
 verbs.py), between names located in the sentence: what the offline extractor found in the
 chunk, plus lowercase component phrases ("the cart service", "the orders queue"). A list
-after the verb ("calls A, B and C") gives one relation per item; a subject set off by an
-aside ("X, written in Go, calls Y") is still X. A sentence whose subject is "It" (or "This
-service") is said of the name that opens the sentence before it, in the same paragraph or the
-heading above: "The cart service keeps carts in Redis. It calls the payment service." is
-quoted whole, so the quote names both ends.
+after the verb ("calls A, B and C") gives one relation per item, and so do a list of subjects
+("X and Y call Z") and two verbs before one object ("reads from and writes to Z"); a subject
+set off by an aside ("X, written in Go, calls Y") is still X. A sentence whose subject is
+"It" (or "This service") is said of the name that opens the sentence before it, in the same
+paragraph or the heading above (a clause after a semicolon, of the sentence's own subject):
+"The cart service keeps carts in Redis. It calls the payment service." is quoted whole, so
+the quote names both ends.
 
 Table rows: the first cell names the row's subject. A column whose header states a relation
 ("Calls", "Depends on", "Talks to") relates the subject to each name in that cell; a cell that
@@ -39,7 +41,7 @@ from .verbs import DEFAULT_VERBS, Stated, VerbTable
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
-# A pronoun subject opening a sentence.
+# A pronoun subject opening a sentence (or a clause after a semicolon: "; it calls").
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
@@ -310,6 +312,8 @@ def sentence_relations(
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
         for semicolon in re.finditer(r";\s+", sentence):
             # "X no longer calls Y; it calls Z": the clause's pronoun is the sentence's subject
+            if _PRONOUN.match(sentence, semicolon.end()) is None:
+                continue
             clause = (start + semicolon.end(), end)
             in_clause = names_in(text[clause[0] : end], known)
             first = (start, start + semicolon.start())

@@ -5,7 +5,8 @@ verb no other agent ("X also calls Y", not "the X you call") and the name is no 
 object ("the pods of X call Y": the pods do); a name followed by an aside
 ("X, written in Go, calls Y"); and the name opening the sentence for a verb coordinated with
 its first predicate ("The chat service serves a web page and forwards questions to the
-agent"). Offsets are character offsets in the sentence.
+agent"); and the names listed with the subject at the sentence's opening, for a plural verb
+("X and Y call Z"). Offsets are character offsets in the sentence.
 """
 
 from __future__ import annotations
@@ -285,4 +286,4 @@ def listed_with(text: str, names: list[Name], subject: Name, verb_start: int) ->
         return []
     verb = _WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
     plural = bool(verb) and not (verb[0].endswith("s") and not verb[0].endswith(("ss", "us")))
-    return listed if plural or verb[:1] == ["are"] else []
+    return listed if plural else []
