@@ -1350,3 +1350,15 @@ def test_relations_of_a_pdf_say_the_page_their_quote_is_on(scope: Scope) -> None
     scope.ingest(b"The cartservice reads from the redis-cache.", name="notes.md")
     notes = scope.relations(entity="cartservice")
     assert notes and all(r.document == "notes.md" and r.page is None for r in notes)
+
+
+def test_no_verb_phrase_is_looked_for_at_a_common_word() -> None:
+    """A phrase is searched for only where its first word that is no auxiliary is written:
+    were that an article or another common word ("is a client of" once keyed on "a"), every
+    sentence would go to the phrase search and the offline reader would slow down by a
+    third, with the same relations."""
+    from citegraph.extract.verbs import DEFAULT_VERBS
+    from citegraph.text.words import STOPWORDS
+
+    assert DEFAULT_VERBS.key_words.isdisjoint(STOPWORDS)
+    assert "client" in DEFAULT_VERBS.key_words
