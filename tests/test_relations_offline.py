@@ -1362,3 +1362,27 @@ def test_no_verb_phrase_is_looked_for_at_a_common_word() -> None:
 
     assert DEFAULT_VERBS.key_words.isdisjoint(STOPWORDS)
     assert "client" in DEFAULT_VERBS.key_words
+
+
+def test_a_compose_link_to_a_service_of_the_file_is_a_dependency(scope: Scope) -> None:
+    """`links: [api, "db:database"]` under a compose service: it depends on each service of
+    the file it links to, located at the item; a link to something the file does not run
+    (and `external_links`) states nothing."""
+    scope.ingest(
+        b"services:\n"
+        b"  web:\n"
+        b"    image: shop/web\n"
+        b"    links:\n"
+        b"      - api\n"
+        b'      - "db:database"\n'
+        b"      - monitoring\n"
+        b"    external_links:\n"
+        b"      - api\n"
+        b"  api:\n"
+        b"    image: shop/api\n"
+        b"  db:\n"
+        b"    image: postgres:16\n",
+        name="compose.yaml",
+    )
+    assert _triples(scope) == {("web", "depends-on", "api"), ("web", "depends-on", "db")}
+    _assert_located(scope, scope.relations())

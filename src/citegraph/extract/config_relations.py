@@ -4,7 +4,8 @@ A setting whose name says it holds another component's address (`PAYMENT_SERVICE
 `REDIS_HOST`, `ORDERS_URL`, ...) and whose value names a host (`paymentservice:50051`,
 `http://orders.shop.svc.cluster.local/v1`) states that the setting's owner calls that host.
 The owner is the object that holds the setting: a manifest's `metadata.name`, a compose
-service's key. `depends_on` under a compose service states depends-on relations.
+service's key. `depends_on` under a compose service states depends-on relations, and so do
+its `links` to the file's other services.
 
 A ConfigMap or Secret calls nothing: its settings are those of the workloads that take them
 (`envFrom` with a `configMapRef`/`secretRef`, or an env entry's `valueFrom` with a
@@ -207,6 +208,31 @@ def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[Stru
             yield StructuralRelation("depends-on", evidence, owner, target)
 
 
+def _links(
+    text: str, owner: Located, body: Any, services: frozenset[str]
+) -> Iterator[StructuralRelation]:
+    """A compose service's `links` ("api", "api:alias"): it depends on each service of the
+    file it links to (a link to no service of the file, or `external_links`, states none)."""
+    import yaml
+
+    key = next((k for k, _ in _pairs(body) if _scalar(k) == "links"), None)
+    node = _get(body, "links")
+    if key is None or not isinstance(node, yaml.SequenceNode):
+        return
+    for item in node.value:
+        link = _scalar(item) or ""
+        name = link.split(":", 1)[0]
+        if name not in services or name == owner.text:
+            continue
+        at = _located(text, item)
+        start = at.start + at.text.index(name)
+        evidence = Located(text[key.start_mark.index : item.end_mark.index], key.start_mark.index,
+                           item.end_mark.index)  # fmt: skip
+        yield StructuralRelation(
+            "depends-on", evidence, owner, Located(name, start, start + len(name))
+        )
+
+
 Import = tuple[str, str, str | None]  # (kind, map name, one key or None for all)
 Held = tuple[str | None, Any]  # a settings map's namespace (None: not said) and its root
 
@@ -265,10 +291,12 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             continue
         if services is not None and _pairs(services):
             peers = frozenset(n for k, _ in _pairs(services) if (n := _scalar(k)) and "." in n)
+            names = frozenset(n for k, _ in _pairs(services) if (n := _scalar(k)))
             for key, body in _pairs(services):
                 if _scalar(key) and relations:
                     found = _settings(text, _named(text, key), body, set(), peers=peers)
                     read.relations.extend(found)
+                    read.relations.extend(_links(text, _named(text, key), body, names))
             continue
         kind = _scalar(_get(root, "kind"))
         if application is not None and not kind:
