@@ -1386,3 +1386,37 @@ def test_a_compose_link_to_a_service_of_the_file_is_a_dependency(scope: Scope) -
     )
     assert _triples(scope) == {("web", "depends-on", "api"), ("web", "depends-on", "db")}
     _assert_located(scope, scope.relations())
+
+
+def test_a_setting_listing_several_addresses_calls_each(scope: Scope) -> None:
+    """A value listing addresses (Kafka's bootstrap servers, a MongoDB seed list, a JSON list
+    of URLs) calls each host, each located in the value; a plural setting name (`_SERVERS`,
+    `_HOSTS`) says it holds addresses; the owner's own allowed hosts call nothing."""
+    scope.ingest(
+        b"services:\n"
+        b"  orders:\n"
+        b"    image: shop/orders\n"
+        b"    environment:\n"
+        b'      SPRING_KAFKA_BOOTSTRAP_SERVERS: "broker-1:9092,broker-2:9092"\n'
+        b"      MONGO_URI: mongodb://mongo-a:27017,mongo-b:27017/orders?replicaSet=rs0\n"
+        b"      ELASTICSEARCH_HOSTS: '[\"http://elastic:9200\"]'\n"
+        b"      ALLOWED_HOSTS: shop.io,orders\n"
+        b"      LOG_LEVELS: info,debug\n",
+        name="compose.yaml",
+    )
+    scope.ingest(
+        b"spring.application.name=billing\n"
+        b"spring.kafka.bootstrap-servers=broker-1:9092,broker-3:9092\n"
+        b"server.port=8080\n",
+        name="application.properties",
+    )
+    assert _triples(scope) == {
+        ("orders", "calls", "broker-1"),
+        ("orders", "calls", "broker-2"),
+        ("orders", "calls", "mongo-a"),
+        ("orders", "calls", "mongo-b"),
+        ("orders", "calls", "elastic"),
+        ("billing", "calls", "broker-1"),
+        ("billing", "calls", "broker-3"),
+    }
+    _assert_located(scope, scope.relations())

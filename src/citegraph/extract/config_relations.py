@@ -30,6 +30,7 @@ from .config_values import (
     MAX_CONFIG_CHARS,
     SETTING_NAME,
     host_in,
+    hosts_in,
     name_in,
     names_an_address,
     same_component,
@@ -70,17 +71,27 @@ def _named(text: str, node: Any) -> Located:
     return located
 
 
-def _target(
+def _targets(
     raw: Located, value: str, skip: int, owner: Located, peers: frozenset[str] = frozenset()
+) -> list[Located]:
+    """The hosts a setting's `value` names (one, or each of a list: `hosts_in`), located in
+    `raw` (the stored text holding the value, quotes kept, which starts `skip` characters
+    before it); none that is its owner itself (a database taking its own settings)."""
+    found = (_target(raw, host, skip, owner, peers) for host in hosts_in(value))
+    return [target for target in found if target is not None]
+
+
+def _target(
+    raw: Located,
+    found: tuple[str, int],
+    skip: int,
+    owner: Located,
+    peers: frozenset[str] = frozenset(),
 ) -> Located | None:
-    """The host a setting's `value` names, located in `raw` (the stored text holding the
-    value, quotes kept, which starts `skip` characters before it); None when it names none,
-    or its owner itself (a database taking its own settings: no dependency). A host that is
+    """A host a setting's value names (`found`: it, and where the value has it), located in
+    `raw`; None when it is not there, or is the owner itself (no dependency). A host that is
     whole the name of one of `peers` (the file's other services: `basket.data`) is named
     whole, not by its first label."""
-    found = host_in(value)
-    if found is None:
-        return None
     # In the raw text the host is at or after where the value has it.
     offset = raw.text.find(found[0], skip + found[1])
     if offset < 0:
@@ -97,16 +108,19 @@ def _target(
     return Located(name, at, at + len(name))
 
 
-def _call(
+def _calls(
     text: str, owner: Located, name_node: Any, value_node: Any, peers: frozenset[str] = frozenset()
-) -> StructuralRelation | None:
+) -> list[StructuralRelation]:
+    """The calls one setting states, quoted from its name to the end of its value."""
     value = _scalar(value_node)
-    target = None if value is None else _target(_located(text, value_node), value, 0, owner, peers)
-    if target is None:
-        return None
+    if value is None:
+        return []
     start = name_node.start_mark.index
     evidence = Located(text[start : value_node.end_mark.index], start, value_node.end_mark.index)
-    return StructuralRelation("calls", evidence, owner, target)
+    return [
+        StructuralRelation("calls", evidence, owner, target)
+        for target in _targets(_located(text, value_node), value, 0, owner, peers)
+    ]
 
 
 # A package's metadata (package.json, its lock file, a Helm Chart.yaml): links to where the
@@ -148,8 +162,7 @@ def _settings(
                 key, _, setting = value.partition("=")
                 if names_an_address(key, setting, env):
                     raw = _located(text, item)
-                    target = _target(raw, setting, raw.text.find("=") + 1, owner, peers)
-                    if target is not None:
+                    for target in _targets(raw, setting, raw.text.find("=") + 1, owner, peers):
                         yield StructuralRelation("calls", raw, owner, target)
             else:
                 yield from _settings(text, owner, item, seen, anywhere, anywhere, peers)
@@ -159,9 +172,7 @@ def _settings(
     if named is not None and names_an_address(_scalar(named[1]) or "", _scalar(value), True):
         # An env entry (Kubernetes' `name:`, an app spec's `key:`): the evidence runs from
         # the name to the end of its value.
-        relation = _call(text, owner, named[0], value, peers)
-        if relation is not None:
-            yield relation
+        yield from _calls(text, owner, named[0], value, peers)
     for key, child in _pairs(node):
         key_text = _scalar(key)
         scalar = _scalar(child)
@@ -169,9 +180,7 @@ def _settings(
             continue
         if key_text is not None and scalar is not None and names_an_address(key_text, scalar, env):
             # (an address-named key holding a mapping, Spring's `gateway: server:`, is read into)
-            relation = _call(text, owner, key, child, peers)
-            if relation is not None:
-                yield relation
+            yield from _calls(text, owner, key, child, peers)
         elif key_text == "depends_on":
             yield from _depends_on(text, owner, key, child)
         else:
@@ -377,9 +386,7 @@ def taken_settings(
         for setting, value in _pairs(_get(held, data)):
             wanted = _scalar(setting)
             if wanted and (wanted == key if key else SETTING_NAME.fullmatch(wanted)):
-                relation = _call(text, owner, setting, value)
-                if relation is not None:
-                    found.append(relation)
+                found += _calls(text, owner, setting, value)
     return found
 
 

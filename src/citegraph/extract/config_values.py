@@ -11,7 +11,9 @@ import itertools
 import re
 
 SETTING_NAME = re.compile(
-    r"[A-Za-z0-9_]*?(?:_|^)(?:ADDR|ADDRESS|HOST|HOSTNAME|URL|URI|ENDPOINT|SERVER)", re.I
+    r"[A-Za-z0-9_-]*?(?:[_-]|^)"
+    r"(?:ADDR|ADDRESS(?:ES)?|HOSTS?|HOSTNAME|URLS?|URIS?|ENDPOINTS?|SERVERS?|BROKERS)",
+    re.I,
 )
 # Schemes, compound ones too ("jdbc:postgresql://", Spring's "optional:configserver:http://").
 _SCHEME = r"(?:[a-z][a-z0-9+.-]*:)*[a-z][a-z0-9+.-]*://"
@@ -119,6 +121,29 @@ def host_in(value: str) -> tuple[str, int] | None:
     return host, original_offset(pieces, at)
 
 
+def hosts_in(value: str) -> list[tuple[str, int]]:
+    """Each component a setting's value names, and where: one host (`host_in`), or each of a
+    list of addresses written in one value ("broker-1:9092,broker-2:9092", a MongoDB seed
+    list `mongodb://a:27017,b:27017/db`, a JSON list `["http://elastic:9200"]`). A value
+    with `key=value` options or a `${...}` reference is read as one address."""
+    first = host_in(value)
+    listed = value.strip().startswith("[")
+    if ("," not in value and not listed) or "${" in value or _OPTIONS_AFTER.search(value):
+        return [first] if first else []
+    found: list[tuple[str, int]] = []
+    at = 0
+    for part in value.split(","):
+        item = part.strip().strip("[]\"' ")
+        host = host_in(item) if item else None
+        if host is None:
+            return [first] if first else []
+        offset = at + part.index(item) + host[1]
+        if all(host[0] != seen for seen, _ in found):
+            found.append((host[0], offset))
+        at += len(part) + 1
+    return found
+
+
 # A connection string of `key=value;` parts (ADO.NET, ODBC, Npgsql, Azure) names its server
 # under one of these keys, maybe after a protocol ("tcp:sqldata,1433", "sqldata\\SQLEXPRESS").
 _CONNECTION_PARTS = re.compile(r"\s*(?P<key>[A-Za-z][A-Za-z ]*?)\s*=(?P<value>[^;]*)")
@@ -157,8 +182,8 @@ _ADDRESS_VALUE = re.compile(
 # A setting naming an image, a tag or a version holds "node:18", not an address.
 _NOT_AN_ADDRESS_NAME = re.compile(r"IMAGE|TAG|VERSION|RELEASE|BASE", re.I)
 # Addresses of those that call the owner, not of those it calls: allowed origins, where to
-# send a user back to (OAuth redirects, callbacks).
-_CALLERS_NAME = re.compile(r"ORIGIN|CORS|REDIRECT|CALLBACK", re.I)
+# send a user back to (OAuth redirects, callbacks), the owner's own allowed or trusted hosts.
+_CALLERS_NAME = re.compile(r"ORIGIN|CORS|REDIRECT|CALLBACK|ALLOWED|TRUSTED", re.I)
 
 
 def names_an_address(key: str, value: str | None, env: bool) -> bool:

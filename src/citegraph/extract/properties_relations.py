@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .config_values import MAX_CONFIG_CHARS, host_in, name_in, names_an_address, same_component
+from .config_values import MAX_CONFIG_CHARS, hosts_in, name_in, names_an_address, same_component
 from .structural import Located, StructuralRelation
 
 # One logical line: `key = value`, `key: value` or `key value`; `#` and `!` open comments. A
@@ -44,15 +44,14 @@ def properties_relations(text: str) -> list[StructuralRelation]:
         last = re.split(r"[.\[\]]+", key.strip("[]"))[-1]
         if match is named or not names_an_address(last, value, env=True):
             continue
-        host = host_in(value)
-        if host is None or same_component(host[0], owner.text):
-            continue
-        at = match.start("value") + host[1]
         end = match.start("value") + len(value)
         evidence = Located(text[match.start("key") : end], match.start("key"), end)
-        found.append(
-            StructuralRelation("calls", evidence, owner, Located(host[0], at, at + len(host[0])))
-        )
+        for host, offset in hosts_in(value):
+            if same_component(host, owner.text):
+                continue
+            at = match.start("value") + offset
+            target = Located(host, at, at + len(host))
+            found.append(StructuralRelation("calls", evidence, owner, target))
     return found
 
 
