@@ -550,6 +550,26 @@ def test_table_rows_relate_their_subject(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+def test_a_column_naming_where_data_is_kept_states_a_use(scope: Scope) -> None:
+    """A column headed "Database" ("Datastore", "Storage"...) says where the row's component
+    keeps its data: `uses`; a column whose header says neither (the language) states
+    nothing, and an empty cell names nothing."""
+    scope.ingest(
+        b"| Service | Language | Database | Publishes to |\n"
+        b"|---|---|---|---|\n"
+        b"| Order Service | Go | PostgreSQL | Kafka |\n"
+        b"| Inventory Service | Java | MySQL | |\n"
+        b"| Label Service | Rust | | |\n",
+        name="services.md",
+    )
+    assert _triples(scope) == {
+        ("Order Service", "uses", "PostgreSQL"),
+        ("Order Service", "sends-to", "Kafka"),
+        ("Inventory Service", "uses", "MySQL"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_diagrams_bind_node_ids_to_their_labels(scope: Scope) -> None:
     scope.ingest(DIAGRAMS, name="architecture.md")
     relations = [r for r in scope.relations() if not r.weak]

@@ -205,10 +205,18 @@ class VerbTable:
         text = " ".join(header.strip(" *_`").split()).lower()
         if text in ("dependencies", "depends on", "upstream", "upstreams", "backends"):
             return Stated("depends-on", False, 0, len(text))
+        if text in _STORE_HEADERS:  # the row's component keeps its data there
+            return Stated("uses", False, 0, len(text))
         stated = self.stated_relation(text)
         if stated is not None and stated.start == 0 and stated.end == len(text):
             return stated
         return None
 
+
+# Table headers of a column naming where each row's component keeps its data.
+_STORE_HEADERS = frozenset(
+    {"database", "databases", "datastore", "datastores", "data store", "data stores",
+     "storage", "db", "persistence", "backing store", "backing services"}
+)  # fmt: skip
 
 DEFAULT_VERBS = VerbTable()
