@@ -65,12 +65,19 @@ CONDITIONS_AFTER: tuple[str, ...] = (
     "if", "unless", "provided that", "providing that", "as long as", "in case",
     "on condition that", "only when",
 )  # fmt: skip
-_CONDITION_AFTER = re.compile(
-    r"(?<![\w'’])(?:"
-    + "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in CONDITIONS_AFTER)
-    + r")(?![\w'’])",
-    re.I,
-)
+
+
+def _any_of(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of `phrases`, as whole words, case aside, any blanks between their words."""
+    return re.compile(
+        r"(?<![\w'’])(?:"
+        + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+        + r")(?![\w'’])",
+        re.I,
+    )
+
+
+_CONDITION_AFTER = _any_of(CONDITIONS_AFTER)
 _ASKING = re.compile(
     r"(?<![\w'’])(?:check|checks|checked|checking|verify|verifies|verifying|verified|"
     r"determine|determines|determining|see|sees|know|knows|ask|asks|asked|test|tests|"
@@ -88,12 +95,7 @@ PSEUDO_CUES: tuple[str, ...] = (
     "is used to", "are used to", "be used to", "been used to", "being used to", "was used to",
     "were used to", "as previously",
 )  # fmt: skip
-_PSEUDO = re.compile(
-    r"(?<![\w'’])(?:"
-    + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in PSEUDO_CUES)
-    + r")(?![\w'’])",
-    re.I,
-)
+_PSEUDO = _any_of(PSEUDO_CUES)
 
 _MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3": a month
 
