@@ -1440,3 +1440,41 @@ def test_a_setting_listing_several_addresses_calls_each(scope: Scope) -> None:
         ("billing", "calls", "broker-3"),
     }
     _assert_located(scope, scope.relations())
+
+
+def test_configuration_not_read_says_why(scope: Scope) -> None:
+    """A YAML file that does not parse (a Helm template) or is too large to be configuration
+    is stored and searchable, but its settings are not read: the ingest says so in the
+    document's warnings, with the parser's line and column, rather than report nothing."""
+    template = (
+        b"apiVersion: apps/v1\n"
+        b"kind: Deployment\n"
+        b"metadata:\n"
+        b"  name: {{ .Release.Name }}-web\n"
+        b"spec:\n"
+        b"  template:\n"
+        b"    spec:\n"
+        b"      containers:\n"
+        b"        - name: web\n"
+        b"          env:\n"
+        b"            - name: CART_SERVICE_ADDR\n"
+        b'              value: "cartservice:7070"\n'
+    )
+    big = b"services:\n  web:\n    environment:\n" + b"".join(
+        b"      SETTING_%d: value-%d\n" % (n, n) for n in range(80_000)
+    )
+    plain = b"services:\n  web:\n    environment:\n      CART_ADDR: cart:7070\n"
+    results = {
+        r.document.name: r
+        for r in scope.ingest_many(
+            [("chart/deploy.yaml", template), ("big.yaml", big), ("compose.yaml", plain)]
+        )
+    }
+    [said] = results["chart/deploy.yaml"].warnings
+    assert said.startswith("settings not read: not valid YAML at line 4, column")
+    assert "template" in said
+    assert results["big.yaml"].warnings == (
+        "settings not read: configuration over 2,000,000 characters is not read for its settings",
+    )
+    assert results["compose.yaml"].warnings == ()
+    assert _triples(scope) == {("web", "calls", "cart")}

@@ -256,11 +256,7 @@ class YamlSettings:
     maps: dict[tuple[str, str], list[Held]] = field(default_factory=dict)
     # (workload, its namespace, what it takes)
     imports: list[tuple[Located, str | None, Import]] = field(default_factory=list)
-
-
-def yaml_relations(text: str) -> list[StructuralRelation]:
-    """From YAML (and JSON, which YAML reads): manifests and compose files."""
-    return read_yaml(text).relations
+    error: str | None = None  # why the file could not be read: it is no YAML as written
 
 
 # Objects whose settings are no calls of their own: an Ingress's `host` is its own name; a
@@ -270,6 +266,16 @@ _NOT_CALLERS = frozenset(
     {"Ingress", "VirtualService", "DestinationRule", "Gateway", "ServiceEntry", "HTTPRoute",
      "GRPCRoute", "TCPRoute", "TLSRoute", "IngressRoute"}
 )  # fmt: skip
+
+
+def _unreadable(exc: Exception, text: str) -> str:
+    """What a YAML parser's error says, in a line, with where (and that a template is read
+    only once rendered, when the text holds template braces)."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or type(exc).__name__
+    templated = " (a template, such as Helm's, is YAML only once rendered)" if "{{" in text else ""
+    return f"not valid YAML{where}: {problem}{templated}"
 
 
 def read_yaml(text: str, relations: bool = True) -> YamlSettings:
@@ -282,8 +288,9 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         return read
     try:
         documents = list(yaml.compose_all(text, Loader=_loader(text)))
-    except yaml.YAMLError:
-        return read  # not YAML after all: nothing structural to read
+    except yaml.YAMLError as exc:  # not YAML as written: nothing structural to read
+        read.error = _unreadable(exc, text)
+        return read
     imports: list[tuple[Located, str | None, Import]] = []
     named = next((n for n in map(_application_name, documents) if _scalar(n)), None)
     application = None if named is None else _application(text, named)

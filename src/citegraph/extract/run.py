@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from ..errors import StoreError
+from ..ingest.sources import CONFIGURATION_TYPES
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
@@ -26,7 +27,7 @@ from .calls import (
     propose,
     window_text,
 )
-from .config_relations import toml_relations, yaml_relations
+from .config_relations import read_yaml, toml_relations
 from .config_values import MAX_CONFIG_CHARS
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
@@ -381,13 +382,18 @@ class _Structure:
         self.read.append((names, rows))
 
     def ground(self, batch: _Batch, report: ExtractionReport) -> None:
+        media = self.document.media_type
+        if self.chunks is None and media in CONFIGURATION_TYPES:
+            report.unread = (
+                f"configuration over {MAX_CONFIG_CHARS:,} characters is not read for its settings"
+            )
         if not self.chunks:
             return
         text = DocumentText(self.chunks)
-        media = self.document.media_type
         found: list[StructuralRelation] = []
         if media in ("application/yaml", "application/json"):
-            found = yaml_relations(text.text)
+            read = read_yaml(text.text)
+            found, report.unread = read.relations, read.error
         elif media == "application/toml":
             found = toml_relations(text.text)
         elif media == "text/x-java-properties":

@@ -71,7 +71,10 @@ def extract(
     def extracted(r: IngestResult) -> IngestResult:
         if r.document.id in reports:
             document = replace(r.document, extracted=True, extracted_with=by)
-            return replace(r, document=document, extraction=reports[r.document.id])
+            report = reports[r.document.id]
+            unread = () if report.unread is None else (f"settings not read: {report.unread}",)
+            warnings = (*r.warnings, *unread)
+            return replace(r, document=document, extraction=report, warnings=warnings)
         if r.document.id in busy:
             elsewhere = "its entities are being extracted by another process, which stores them"
             return replace(r, warnings=(*r.warnings, elsewhere))

@@ -93,6 +93,9 @@ class ExtractionReport:
     mentions: int = 0
     relations: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
+    # Why a configuration document's settings were not read (not valid YAML, too large):
+    # its relations are missing, which an ingest says in the document's warnings.
+    unread: str | None = None
 
     def drop(self, reason: DropReason, count: int = 1) -> None:
         self.dropped[reason.value] = self.dropped.get(reason.value, 0) + count
