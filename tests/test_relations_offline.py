@@ -1460,9 +1460,7 @@ def test_configuration_not_read_says_why(scope: Scope) -> None:
         b"            - name: CART_SERVICE_ADDR\n"
         b'              value: "cartservice:7070"\n'
     )
-    big = b"services:\n  web:\n    environment:\n" + b"".join(
-        b"      SETTING_%d: value-%d\n" % (n, n) for n in range(80_000)
-    )
+    big = b"services:\n  web:\n    environment:\n" + b"      # a line of padding\n" * 100_000
     plain = b"services:\n  web:\n    environment:\n      CART_ADDR: cart:7070\n"
     results = {
         r.document.name: r
@@ -1477,4 +1475,9 @@ def test_configuration_not_read_says_why(scope: Scope) -> None:
         "settings not read: configuration over 2,000,000 characters is not read for its settings",
     )
     assert results["compose.yaml"].warnings == ()
+    assert _triples(scope) == {("web", "calls", "cart")}
+    # Extracted again after ingest (`citegraph extract`): the run says it too.
+    scope.delete_document("big.yaml")
+    run = scope.extract(again=True)
+    assert [name for name, _ in run.unread] == ["chart/deploy.yaml"]
     assert _triples(scope) == {("web", "calls", "cart")}

@@ -241,6 +241,11 @@ def extract_again(
         dropped=dropped,
         stopped=spending.stopped,
         busy=len(spending.busy),
+        unread=tuple(
+            (d.name, reports[d.id].unread or "")
+            for d in documents
+            if d.id in reports and reports[d.id].unread
+        ),
     )
 
 

@@ -132,6 +132,8 @@ class ExtractionRun:
     stopped: str | None = None
     # Documents another process was extracting: left to it (among `left`).
     busy: int = 0
+    # (document name, why): configuration whose settings were not read (ExtractionReport).
+    unread: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

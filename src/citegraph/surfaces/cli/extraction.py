@@ -162,6 +162,8 @@ def extract(
             + _kept_and_spent(run.mentions, run.relations, run.dropped, run.calls,
                               run.input_tokens + run.output_tokens, run.cached)
         )  # fmt: skip
+    for name, why in run.unread:
+        err.print(f"[yellow]warning:[/] {escape(name)}: settings not read: {escape(why)}")
     if run.busy:
         err.print(
             f"[yellow]{run.busy} document(s) left to another process[/] that is extracting them now"
