@@ -88,6 +88,12 @@ SENTENCES = [
     ("We recommend that the worker reads from the replica.", "worker", "replica", A, HYP),
     ("Eventually the search service will query OpenSearch.", "search service", "OpenSearch", A, PLAN),
     ("In a future release the frontend calls the chat service.", "frontend", "chat service", A, PLAN),
+    # Hedges, inability, schedules.
+    ("It is possible that the order service calls the payment service.", "order service", "payment service", A, HYP),
+    ("The order service probably calls the payment service.", "order service", "payment service", A, HYP),
+    ("The order service seems to depend on Kafka.", "order service", "Kafka", A, HYP),
+    ("The cart service is unable to reach the payment service.", "cart service", "payment service", N, ACT),
+    ("The report service is scheduled to use Redis next month.", "report service", "Redis", A, PLAN),
 ]  # fmt: skip
 
 

@@ -40,20 +40,22 @@ CUES: tuple[Cue, ...] = (
     *(Cue(w, "negated") for w in (
         "not", "no", "never", "without", "no longer", "instead of", "neither", "nor",
         "cannot", "n't", "none of", "nothing", "stopped", "stops", "ceased to", "formerly",
-        "previously", "used to", "rather than", "except", "other than",
+        "previously", "used to", "rather than", "except", "other than", "unable to",
     )),
     *(Cue(w, "hypothetical") for w in (
         "if", "may", "might", "could", "would", "should", "unless", "whether", "suppose",
         "assuming", "in case", "perhaps", "possibly", "optionally", "ideally",
         "in theory", "theoretically", "recommend", "recommended", "expected to",
-        "can be configured",
+        "can be configured", "possible", "probably", "likely", "unlikely", "presumably",
+        "supposedly", "supposed to", "appears to", "seems to",
     )),
     *(Cue(w, "planned") for w in (
         "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
         "proposal", "deprecated", "to be removed", "next quarter", "roadmap", "soon",
         "considering", "under consideration", "intend to", "intends to", "aims to", "todo",
         "eventually", "in the future", "future release", "future version", "upcoming",
-        "later release", "later version", "being migrated", "to be migrated",
+        "later release", "later version", "being migrated", "to be migrated", "scheduled to",
+        "slated to", "plans for",
     )),
 )  # fmt: skip
 
