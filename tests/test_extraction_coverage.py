@@ -89,6 +89,12 @@ def test_listings_say_what_is_not_extracted_until_it_is(
         "documents": documents, "notExtracted": 0, "extractingNow": 0, "note": None,
     }  # fmt: skip
     assert "not extracted" not in listed.stderr
+    # A type the scope does not hold: the listing says which it does.
+    assert {"calls", "alias-of", "co-mentioned"} <= set(scope.relation_types())
+    typo = cli("relations", "--scope", "shop", "--home", str(home), "--type", "callz")
+    said = " ".join(typo.stderr.split())
+    assert "no relations of type callz in shop" in said and "the types stored there:" in said
+    assert "calls" in said.split("the types stored there:")[1]
     body = client.get(
         "/v1/memory/entities", params={"scope": "shop", "name": "frontend"}, headers=headers
     )

@@ -82,6 +82,12 @@ class ScopeKnowledge:
         documents, pending, now = self._prepare().extraction_coverage()
         return ExtractionCoverage(documents, pending, now)
 
+    def relation_types(self) -> list[str]:
+        """The types of the relations stored here (`calls`, `alias-of`...), and
+        `co-mentioned` when names share sentences: what `relations(relation_type=...)` finds."""
+        self._prepare()
+        return self._entities.relation_types()
+
     def entities(self, name: str) -> list[EntityIdentity]:
         """Every entity `name` can mean (case and spacing aside), each with its type, aliases
         and mention count, most mentioned first: ambiguity is shown, never resolved by a guess."""

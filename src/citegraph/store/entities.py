@@ -19,11 +19,13 @@ from typing import Any
 from .graph import GraphHandle
 from .queries.co_mentions import CO_MENTIONED, LIST_CO_MENTIONS, LIST_CO_MENTIONS_OF
 from .queries.entities import (
+    ANY_SENTENCE,
     DROP_ORPHAN_ENTITIES,
     FORGET_CHUNK_MENTIONS,
     FORGET_CO_MENTIONS,
     IDENTITIES_BY_NORM,
     LIST_RELATIONS,
+    RELATION_TYPES,
     REMEMBER_MENTIONS,
     REMEMBER_RELATIONS,
     REPLACE_LINKS,
@@ -153,6 +155,13 @@ class EntityRepository:
             query = LIST_CO_MENTIONS if norm is None else LIST_CO_MENTIONS_OF
             rows += self.graph.ro_query(query, {"norm": norm, "limit": limit - len(rows)})
         return rows
+
+    def relation_types(self) -> list[str]:
+        """The types of the relations stored, and "co-mentioned" when there are co-mentions."""
+        types = [str(row[0]) for row in self.graph.ro_query(RELATION_TYPES) if row[0]]
+        if self.graph.ro_query(ANY_SENTENCE):
+            types.append("co-mentioned")
+        return types
 
     def drop_orphans(self) -> int:
         rows = self.graph.query(DROP_ORPHAN_ENTITIES)

@@ -122,6 +122,11 @@ RETURN a.name, a.type, b.name, b.type, r.type, r.polarity, r.modality, r.weak, r
   d.page_starts, r.description
 """
 
+# The types of the relations stored, and whether any mention keeps its sentence (so that
+# co-mentions can be listed): what a listing that found nothing of one type can offer.
+RELATION_TYPES = "MATCH ()-[r:RELATES]->() RETURN DISTINCT r.type ORDER BY r.type"
+ANY_SENTENCE = "MATCH ()-[m:MENTIONED_IN]->() WHERE m.s_char IS NOT NULL RETURN 1 LIMIT 1"
+
 # Relations quoted in one file whose source is bound in another (extract/settings_links.py),
 # made to be $relations, and only if the configuration documents are still the ones they were
 # read from ($snapshot: "id@sha256" of each) and hold the chunks read ($chunk_ids); else

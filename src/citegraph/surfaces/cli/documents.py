@@ -373,6 +373,9 @@ def relations(
         target = ws.scope(scope)
         found = target.relations(entity, limit=limit, relation_type=relation_type)
         coverage = target.extraction_coverage()
+        # Nothing of a type the scope does not hold: say which it holds (a typo, a plural).
+        types = target.relation_types() if relation_type and not found else []
+        types = [] if relation_type in types else types
     say_coverage(coverage, scope)
     if as_json:
         from ...service.knowledge_shapes import relations_shape
@@ -401,6 +404,8 @@ def relations(
         of = f" of type {escape(relation_type)}" if relation_type else ""
         touching = f" touching {escape(entity)}" if entity else ""
         err.print(f"no relations{of}{touching} in {escape(scope)}")
+        if types:
+            err.print(f"the types stored there: {escape(', '.join(types))}")
     elif len(found) == limit:
         err.print(f"the first {limit} shown; there may be more (--limit)")
 
