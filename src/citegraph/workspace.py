@@ -7,12 +7,13 @@ import contextlib
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .config import Settings, load_settings
-from .errors import StoreError
+from .errors import StoreError, StoreLoading
 from .extract.modality import DEFAULT_CUES, CueTable, load_cues
 from .models.chat import ChatModel
 from .models.embeddings import Embedder, embedder_from_setting
@@ -20,6 +21,7 @@ from .scope import GRAPH_PREFIX, Scope, validate_scope_name
 from .store.aof import rewriting, server_persistence
 from .store.embedded import EmbeddedServer
 from .store.graph import FalkorStore, GraphStore, names_a_missing_graph
+from .store.hang_watch import HangWatch
 from .store.health import PING_TIMEOUT_S, GraphHealth, GraphState, Reviver, StorageStats, probe
 from .store.queries.schema import ANY_NODE
 from .store.registry import ScopeRegistry
@@ -61,6 +63,7 @@ class Workspace:
             DEFAULT_CUES if settings.cues_file is None else load_cues(settings.cues_file)
         )
         self._server: EmbeddedServer | None = None
+        self._hang_watch: HangWatch | None = None
         self._closed = False
         # Scopes whose housekeeping (cleanup of abandoned staging) failed, with why.
         self.housekeeping: dict[str, str] = {}
@@ -80,11 +83,13 @@ class Workspace:
             self._server = server
             sock = server.finish_join()
             try:
-                self.store = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
+                embedded = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
             except BaseException:
                 self._server.leave()
                 raise
+            self.store = embedded
             self.where = str(settings.home)
+            self._hang_watch = HangWatch(embedded.in_flight, _answers(embedded), self._kill_hung)
         self.store.ping()
         self.registry = ScopeRegistry(self.store, GRAPH_PREFIX)
         _open_workspaces.add(self)
@@ -234,6 +239,17 @@ class Workspace:
 
     def _restarted(self) -> None:
         self.generation += 1
+        if isinstance(self.store, FalkorStore):
+            self.store.mark_hung(None)
+
+    def _kill_hung(self, silent_s: float) -> str | None:
+        """The embedded server answered nothing under calls in flight: killed, so that they
+        fail now saying why, and started again in the background."""
+        assert self._server is not None and isinstance(self.store, FalkorStore)
+        why = self._server.kill_hung(silent_s, self.store.mark_hung)
+        if why is not None:
+            self._reviver.start()
+        return why
 
     def schema_changed(self) -> None:
         """A scope's indexes were created: compact the embedded store soon, so that its
@@ -300,6 +316,8 @@ class Workspace:
             return
         self._closed = True
         _open_workspaces.discard(self)
+        if self._hang_watch is not None:
+            self._hang_watch.close()
         self._reviver.cancel(self.settings.start_timeout_s or 60.0)
         if self._server is not None:
             # Let a compaction asked for by this workspace begin before the server may stop.
@@ -315,6 +333,16 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _answers(store: FalkorStore) -> Callable[[float], None]:
+    """A ping for the hang watch: a server loading its files answers (-LOADING)."""
+
+    def ping(timeout_s: float) -> None:
+        with contextlib.suppress(StoreLoading):
+            store.ping(timeout_s)
+
+    return ping
 
 
 _open_workspaces: weakref.WeakSet[Workspace] = weakref.WeakSet()

@@ -23,6 +23,7 @@ from redis.retry import Retry
 
 from ..errors import ConfigError, StoreUnavailable
 from .address import Node, StoreAddress
+from .hang_watch import InFlight
 from .health import NodeHealth
 from .nodes import cluster_nodes, node_health
 from .replica_ack import ReplicaAck, acknowledged_by_replica
@@ -52,6 +53,8 @@ class Connections:
         self.kind = address.kind
         self.detected = False  # a cluster found behind a plain server URL
         self.generation = 0
+        self.in_flight = InFlight()  # the calls waiting on the store (store/hang_watch.py)
+        self.hung: str | None = None  # why a hung server under the calls was killed
         self._lock = threading.Lock()
         self._wrote: dict[str, float] = {}
         self._graphs: dict[tuple[int, str, str], falkordb.Graph] = {}

@@ -29,6 +29,7 @@ import signal
 import subprocess
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -177,6 +178,32 @@ class EmbeddedServer:
             if self._read_info() == hung:
                 (self.run_dir / "server.json").unlink(missing_ok=True)
             return self._find_or_start()
+
+    def kill_hung(self, silent_s: float, saying: Callable[[str], None]) -> str | None:
+        """Kill this home's server, found hung under a call (store/hang_watch.py): why, in
+        words (given to `saying` before the kill, so that the calls it cuts off can say it),
+        or None when none runs. A later `revive` or join starts another from the same files."""
+        with locked(self._lock):
+            info = self._read_info()
+            if info is None or not pid_alive(info.pid, info.start):
+                return None
+            why = (
+                f"the embedded FalkorDB (pid {info.pid}) answered nothing for {silent_s:.0f} s "
+                "while calls waited on it (FalkorDB was seen to deadlock: "
+                "docs/embedded-store.md), so it was stopped; what it wrote to its files is "
+                "kept, and a new one is started"
+            )
+            saying(why)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(info.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while pid_alive(info.pid, info.start) and time.monotonic() < deadline:
+                if self._child is not None:
+                    self._child.poll()  # ours: reaped, so that its pid reads as gone
+                time.sleep(0.02)
+            if self._read_info() == info:
+                (self.run_dir / "server.json").unlink(missing_ok=True)
+        return why
 
     def leave(self, linger: bool = True) -> bool:
         """Unregister. If no live client is left, the server lingers (a keeper stops it after

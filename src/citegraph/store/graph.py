@@ -11,6 +11,7 @@ import redis.exceptions
 from ..errors import StoreError, StoreLoading, StoreUnavailable, UsageError
 from .address import Node, StoreAddress, parse_graph_url
 from .connections import FAILOVER_ERRORS, STORE_ERRORS, Connections
+from .hang_watch import InFlight
 from .health import NodeHealth
 from .params import header
 
@@ -68,10 +69,12 @@ def names_a_missing_graph(message: str) -> bool:
     return "empty key" in said or "invalid graph" in said
 
 
-def _translate(exc: BaseException, what: str) -> Exception:
+def _translate(exc: BaseException, what: str, hung: str | None = None) -> Exception:
     # BusyLoadingError is a ConnectionError in redis-py: test it first.
     if isinstance(exc, redis.exceptions.BusyLoadingError):
         return StoreLoading(f"the graph store is still loading its data ({what})")
+    if hung is not None and isinstance(exc, redis.exceptions.ConnectionError):
+        return StoreUnavailable(f"{hung}; {what} was cut off and not acknowledged")
     if isinstance(exc, redis.exceptions.TimeoutError):
         return StoreUnavailable(f"the graph store gave no answer in time during {what}: {exc}")
     if isinstance(exc, redis.exceptions.ConnectionError):
@@ -99,14 +102,15 @@ class FalkorGraph:
         text = header(params) + cypher
         graph, _ = self._connections.graph(self.name, read=False)
         try:
-            return list(graph.query(text).result_set)
+            with self._connections.in_flight.call():
+                return list(graph.query(text).result_set)
         except UnicodeEncodeError:
             raise _unencodable() from None
         except STORE_ERRORS as exc:
             # Never retried: a write cut off may have been applied. The next call goes to
             # the primary found now.
             self._connections.failed(exc)
-            raise _translate(exc, "a write") from exc
+            raise _translate(exc, "a write", self._connections.hung) from exc
         finally:
             self._connections.wrote(self.name)
 
@@ -120,7 +124,8 @@ class FalkorGraph:
         for attempt in (1, 2):
             graph, from_replica = self._connections.graph(self.name, read=True)
             try:
-                return graph.ro_query(text, timeout=timeout_ms)
+                with self._connections.in_flight.call():
+                    return graph.ro_query(text, timeout=timeout_ms)
             except UnicodeEncodeError:
                 raise _unencodable() from None
             except STORE_ERRORS as exc:
@@ -131,15 +136,16 @@ class FalkorGraph:
                     if from_replica:
                         self._connections.wrote(self.name)  # the primary, for a while
                     continue
-                raise _translate(exc, "a read") from exc
+                raise _translate(exc, "a read", self._connections.hung) from exc
         raise AssertionError("unreachable")
 
     def explain(self, cypher: str) -> list[str]:
         graph, _ = self._connections.graph(self.name, read=False)
         try:
-            plan = graph.explain(cypher)
+            with self._connections.in_flight.call():
+                plan = graph.explain(cypher)
         except STORE_ERRORS as exc:
-            raise _translate(exc, "a query plan") from exc
+            raise _translate(exc, "a query plan", self._connections.hung) from exc
         return [line for line in str(plan).splitlines() if line.strip()]
 
     def read_table(self, cypher: str, timeout_ms: int) -> tuple[list[str], Rows]:
@@ -152,14 +158,15 @@ class FalkorGraph:
     def delete(self) -> None:
         graph, _ = self._connections.graph(self.name, read=False)
         try:
-            graph.delete()
+            with self._connections.in_flight.call():
+                graph.delete()
         except redis.exceptions.ResponseError as exc:
             if names_a_missing_graph(str(exc)):
                 return  # nothing was ever written to it
             raise _translate(exc, "deleting a graph") from exc
         except STORE_ERRORS as exc:
             self._connections.failed(exc)
-            raise _translate(exc, "deleting a graph") from exc
+            raise _translate(exc, "deleting a graph", self._connections.hung) from exc
         finally:
             self._connections.wrote(self.name)
 
@@ -221,6 +228,15 @@ class FalkorStore:
         return "a FalkorDB server"
 
     @property
+    def in_flight(self) -> InFlight:
+        """The calls waiting on the store now (store/hang_watch.py)."""
+        return self._connections.in_flight
+
+    def mark_hung(self, why: str | None) -> None:
+        """Calls cut off from now on say `why` (a hung server was killed); None: no more."""
+        self._connections.hung = why
+
+    @property
     def connection(self) -> Any:
         """The client of the primary (or the cluster), for tests and benchmarks."""
         return self._connections.writer.connection
@@ -230,10 +246,11 @@ class FalkorStore:
 
     def list_graphs(self) -> list[str]:
         try:
-            replies = self._connections.on_primaries("GRAPH.LIST")
+            with self._connections.in_flight.call():
+                replies = self._connections.on_primaries("GRAPH.LIST")
         except STORE_ERRORS as exc:
             self._connections.failed(exc)
-            raise _translate(exc, "listing graphs") from exc
+            raise _translate(exc, "listing graphs", self._connections.hung) from exc
         return sorted({str(name) for reply in replies for name in reply or []})
 
     def ping(self, timeout_s: float | None = None) -> None:
@@ -258,10 +275,11 @@ class FalkorStore:
         deadline = time.monotonic() + _APPEND_WAIT_S
         while True:
             try:
-                infos = self._connections.primaries_info("persistence")
+                with self._connections.in_flight.call():
+                    infos = self._connections.primaries_info("persistence")
             except STORE_ERRORS as exc:
                 self._connections.failed(exc)
-                raise _translate(exc, "a persistence check") from exc
+                raise _translate(exc, "a persistence check", self._connections.hung) from exc
             failed, pending = append_state(infos)
             if failed:
                 return (
@@ -279,10 +297,13 @@ class FalkorStore:
 
     def query_memory_cap(self) -> int | None:
         try:
-            replies = self._connections.on_primaries("GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY")
+            with self._connections.in_flight.call():
+                replies = self._connections.on_primaries(
+                    "GRAPH.CONFIG", "GET", "QUERY_MEM_CAPACITY"
+                )
         except STORE_ERRORS as exc:
             self._connections.failed(exc)
-            raise _translate(exc, "reading the store's settings") from exc
+            raise _translate(exc, "reading the store's settings", self._connections.hung) from exc
         caps = [
             int(reply[1]) if isinstance(reply, list | tuple) and len(reply) == 2 else 0
             for reply in replies
