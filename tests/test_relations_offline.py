@@ -448,7 +448,8 @@ def test_a_pronoun_subject_is_said_of_the_name_opening_the_sentence_before(
     assert quotes["payment service"] == (
         "The cart service keeps carts in memory. It calls the payment service to charge cards."
     )
-    assert quotes["stock database"] == "## inventory-service\n\nIt reads from the stock database."
+    # The heading's marks are no words of it: the quote starts at its name.
+    assert quotes["stock database"] == "inventory-service\n\nIt reads from the stock database."
     _assert_located(scope, scope.relations())
 
 
@@ -1481,3 +1482,35 @@ def test_configuration_not_read_says_why(scope: Scope) -> None:
     run = scope.extract(again=True)
     assert [name for name, _ in run.unread] == ["chart/deploy.yaml"]
     assert _triples(scope) == {("web", "calls", "cart")}
+
+
+def test_a_relation_in_a_list_item_quotes_that_item(scope: Scope) -> None:
+    """Items of a list often end without a period: each is read, and quoted, on its own, not
+    with the items around it (whose cues, such as "never", are not its own)."""
+    scope.ingest(
+        b"# Services\n\n"
+        b"- The Cart Service keeps carts in memory\n"
+        b"- The Checkout Service calls the Payment Service\n"
+        b"- Shipping never calls the Email Service\n",
+        name="services.md",
+    )
+    found = {(r.source, r.type, r.target): r for r in scope.relations() if not r.weak}
+    calls = found[("Checkout Service", "calls", "Payment Service")]
+    assert calls.quote == "The Checkout Service calls the Payment Service"
+    assert (calls.polarity, calls.modality) == ("affirmed", "actual")
+    never = found[("Shipping", "calls", "Email Service")]
+    assert never.quote == "Shipping never calls the Email Service"
+    assert never.polarity == "negated"
+
+
+def test_a_heading_states_nothing_even_with_a_verb_of_the_table(scope: Scope) -> None:
+    """A heading is a title ("## Checkout calls Payment" heads a section about it), and the
+    line after it is a sentence of its own."""
+    scope.ingest(
+        b"## The Checkout Service calls the Payment Service\n"
+        b"The Cart Service writes to Redis.\n",
+        name="titles.md",
+    )
+    assert _triples(scope) == {("Cart Service", "writes", "Redis")}
+    [written] = [r for r in scope.relations() if not r.weak]
+    assert written.quote == "The Cart Service writes to Redis."

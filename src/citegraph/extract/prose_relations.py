@@ -24,7 +24,7 @@ import bisect
 import itertools
 import re
 
-from ..text.sentences import sentence_spans
+from ..text.sentences import is_heading, sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
@@ -154,7 +154,8 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
     thing (not "X and Y", not "X's cache")."""
     gap = text[before[1] : start]
     previous = text[before[0] : before[1]]
-    if _PARAGRAPH_BREAK.search(gap) and not previous.startswith("#"):
+    heading = is_heading(text, before[0])
+    if _PARAGRAPH_BREAK.search(gap) and not heading:
         return None
     names = names_in(previous, known)
     if not names or not OPENING.fullmatch(previous[: names[0].start]):
@@ -164,7 +165,7 @@ def _antecedent(text: str, before: tuple[int, int], start: int, known: Names) ->
         return None
     if len(names) > 1 and _LIST_JOINER.fullmatch(previous[first.end : names[1].start]):
         return None
-    if previous.startswith("#") and not _a_thing_named(text, first.text, before):
+    if heading and not _a_thing_named(text, first.text, before):
         return None  # "## Architecture" above "The service uses...": a section, no service
     return Name(first.text, before[0] + first.start, before[0] + first.end)
 
@@ -299,14 +300,8 @@ def sentence_relations(
         previous, before = before, (start, end)
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
-        if sentence.lstrip().startswith("#"):
-            # A heading is a title, not a statement ("## Programmatic use through the API");
-            # a sentence run on after it is read.
-            newline = sentence.find("\n")
-            if newline < 0:
-                continue
-            start += newline + 1
-            sentence = text[start:end]
+        if is_heading(text, start):
+            continue  # a title, not a statement ("## Programmatic use through the API")
         names = names_in(sentence, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)

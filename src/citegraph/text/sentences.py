@@ -5,9 +5,16 @@ from __future__ import annotations
 import functools
 import re
 
-# A sentence ends at . ! ? or … (with closing quotes or brackets) before whitespace, or at a
-# blank line. One pass with finditer; the patterns cannot backtrack more than a character run.
-_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n\s*\n")
+# A sentence ends at . ! ? or … (with closing quotes or brackets) before whitespace, at a
+# blank line, or at a line break before a list item ("* ", "- ", "1. ") or a Markdown heading:
+# items of a list often end without a period, and each says something of its own. One pass
+# with finditer; the patterns cannot backtrack more than a character run.
+_END = re.compile(
+    r"[.!?…]+[\"'”’)\]]*(?=\s)|\n\s*\n|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]|#{1,6} )"
+    r"|(?m:^#{1,6} [^\n]*\n)"
+)
+# A list item's number ("\n2. The next step"): no sentence's end.
+_ITEM_NUMBER = re.compile(r"(?:^|\n)[ \t]*\d{1,3}\.$")
 
 
 # A period after these (or after a lone capital, an initial: "Charles W. Eliot") ends no
@@ -21,7 +28,9 @@ _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
 
 def _ends_here(text: str, match: re.Match[str]) -> bool:
     if not match.group().startswith(".") or match.group() != ".":
-        return True  # ! ? …, a closing quote or bracket, or a blank line
+        return True  # ! ? …, a closing quote or bracket, a blank line, a list item or heading
+    if _ITEM_NUMBER.search(text, max(0, match.start() - 8), match.end()) is not None:
+        return False
     before = _WORD_BEFORE.search(text, max(0, match.start() - 12), match.end())
     if before is not None:
         word = before.group(1)
@@ -29,6 +38,16 @@ def _ends_here(text: str, match: re.Match[str]) -> bool:
             return False
     following = text[match.end() : match.end() + 3].lstrip()
     return not (following[:1].islower())
+
+
+_HEADING_MARKS = re.compile(r"[ \t]*#{1,6}[ \t]+")
+
+
+def is_heading(text: str, start: int) -> bool:
+    """Whether the sentence starting at `start` is a Markdown heading (its marks, which the
+    span leaves out, open its line)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return _HEADING_MARKS.fullmatch(text, line_start, start) is not None
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -51,9 +70,18 @@ def _spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
+# What opens a list item or a heading, set aside from its sentence: not the item's words.
+_MARKER = re.compile(r"(?:[-*+•]|\d{1,3}[.)]|#{1,6})[ \t]+")
+
+
 def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
     while start < end and text[start].isspace():
         start += 1
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].isspace() or line_start == start:
+        marker = _MARKER.match(text, start, end)
+        if marker is not None:
+            start = marker.end()
     while end > start and text[end - 1].isspace():
         end -= 1
     if start < end:
