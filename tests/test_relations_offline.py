@@ -1507,10 +1507,34 @@ def test_a_heading_states_nothing_even_with_a_verb_of_the_table(scope: Scope) ->
     """A heading is a title ("## Checkout calls Payment" heads a section about it), and the
     line after it is a sentence of its own."""
     scope.ingest(
-        b"## The Checkout Service calls the Payment Service\n"
-        b"The Cart Service writes to Redis.\n",
+        b"## The Checkout Service calls the Payment Service\nThe Cart Service writes to Redis.\n",
         name="titles.md",
     )
     assert _triples(scope) == {("Cart Service", "writes", "Redis")}
     [written] = [r for r in scope.relations() if not r.weak]
     assert written.quote == "The Cart Service writes to Redis."
+
+
+def test_a_verb_in_ing_after_a_preposition_is_done_by_the_sentence_s_subject(
+    scope: Scope,
+) -> None:
+    """"X renders pages by calling Y": X calls Y, however far the verb is from X. A sentence
+    that opens otherwise (an imperative, a noun) says nothing of the name nearest the verb,
+    and a participle without a preposition ("deployed X using Y") is whoever deployed."""
+    scope.ingest(
+        b"The Frontend renders pages by calling the Catalog Service.\n"
+        b"The Email Service keeps working by sending receipts to the Mail Queue.\n"
+        b"The Quote Service, by calling the Tax Service, prices parcels.\n"
+        b"The Cart Service never starts without reading from Redis first.\n"
+        b"Fix the Payment Service not starting by calling the Ledger Service first.\n"
+        b"Generate load by sending requests to the Web Shop.\n"
+        b"You deployed Bank of Anthos using Cloud Shell.\n",
+        name="gerunds.md",
+    )
+    assert _edges(scope) == {
+        ("Frontend", "calls", "Catalog Service", "affirmed", "actual"),
+        ("Email Service", "sends-to", "Mail Queue", "affirmed", "actual"),
+        ("Quote Service", "calls", "Tax Service", "affirmed", "actual"),
+        ("Cart Service", "reads", "Redis", "negated", "actual"),
+    }
+    _assert_located(scope, scope.relations())

@@ -197,7 +197,41 @@ def _modifies_a_noun(next_word: str) -> bool:
 
 def subject_of(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of (see the module's docstring)."""
+    gerund = _gerund(text, verb_start)
+    if gerund and _GERUND_LEADS.search(text, max(0, verb_start - 12), verb_start) is not None:
+        return _opening_subject(text, names, verb_start)
+    if gerund and text[verb_start : verb_start + 7].lower() != "calling":
+        return None  # "deployed X using Y": whoever deployed used it, not X
     return _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
+
+
+# A verb in -ing after one of these ("renders pages by calling X", "fails without reading
+# from Y") is done by the subject of the clause it belongs to, not by the name nearest it.
+_GERUND_LEADS = re.compile(
+    r"(?<![\w-])(?:by|after|before|while|without|when|for|through|upon|on)\s+\Z", re.I
+)
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _gerund(text: str, verb_start: int) -> bool:
+    word = _FIRST_WORD.match(text, verb_start)
+    return word is not None and word.group().lower().endswith("ing")
+
+
+def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name opening the sentence, when its own verb follows it ("The frontend renders
+    pages by calling X") or the gerund is an aside right after it ("The quote service, by
+    calling X, prices"); None for a sentence opened otherwise, by an imperative say ("Fix X
+    not starting by calling Y", "Generate load by sending...": whoever does it acts)."""
+    if not names or names[0].end > verb_start:
+        return None
+    first = names[0]
+    lead = text[: first.start].lstrip().rstrip("`*")
+    if not OPENING.fullmatch(lead) or text[first.end :].startswith(("'s", "’s")):
+        return None
+    after = text[first.end : verb_start]
+    aside = re.fullmatch(r"\s*,\s*\w+\s+", after) is not None
+    return first if aside or _said_of_one(_WORD.findall(after.lower())) else None
 
 
 _COORDINATORS = frozenset({"and", "but"})

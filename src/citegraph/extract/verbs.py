@@ -29,18 +29,20 @@ VERBS: tuple[Verb, ...] = (
         "calls", "call", "calling", "invokes", "invoke", "talks to", "talk to", "connects to",
         "connect to", "queries", "query", "sends requests to", "sends … requests to",
         "sends … requests … to", "makes … calls to", "requests … from", "forwards … to",
-        "routes … to", "proxies … to", "delegates … to", "is a client of",
+        "routes … to", "proxies … to", "delegates … to", "is a client of", "invoking",
+        "querying", "talking to", "connecting to",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
     )),
     *(Verb(p, "depends-on") for p in (
         "depends on", "depend on", "relies on", "rely on", "requires", "require",
-        "needs", "is backed by", "is built on",
+        "needs", "is backed by", "is built on", "depending on", "relying on",
     )),
     *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
     *(Verb(p, "uses") for p in (
         "uses", "use", "is using", "makes use of", "made use of", "make use of", "leverages",
+        "using",
     )),
     *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
     *(Verb(p, "reads", passive=True) for p in ("is consumed by", "are consumed by")),
@@ -48,17 +50,20 @@ VERBS: tuple[Verb, ...] = (
         "reads from", "read from", "reads … from", "fetches … from", "fetches", "loads … from",
         "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
         "reads", "fetch … from", "retrieve … from", "consume from", "subscribe to",
+        "reading from", "reading … from", "fetching … from", "consuming from", "subscribing to",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
         "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
-        "updates", "caches … in", "persist … to", "persist … in", "persist to",
+        "updates", "caches … in", "persist … to", "persist … in", "persist to", "writing to",
+        "writing … to", "storing … in",
     )),
     *(Verb(p, "sends-to") for p in (
         "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
         "pushes … to", "enqueues … to", "enqueues … on", "notifies", "posts … to",
         "produces … to", "produces to", "send to", "send … to", "publish to", "publish … to",
-        "emit … to", "enqueue … to",
+        "emit … to", "enqueue … to", "sending to", "sending … to", "publishing to",
+        "publishing … to",
     )),
 )  # fmt: skip
 
