@@ -9,9 +9,10 @@ import re
 # blank line, or at a line break before a list item ("* ", "- ", "1. ") or a Markdown heading:
 # items of a list often end without a period, and each says something of its own. One pass
 # with finditer; the patterns cannot backtrack more than a character run.
+# (Every alternative opens with one of a few characters, which the engine scans for in C; a
+# heading's own line end is found in `_append`.)
 _END = re.compile(
-    r"[.!?…]+[\"'”’)\]]*(?=\s)|\n\s*\n|\n(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]|#{1,6} )"
-    r"|(?m:^#{1,6} [^\n]*\n)"
+    r"[.!?…]+[\"'”’)\]]*(?=\s)|\n(?:\s*\n|(?=[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]|#{1,6} ))"
 )
 # A list item's number ("\n2. The next step"): no sentence's end.
 _ITEM_NUMBER = re.compile(r"(?:^|\n)[ \t]*\d{1,3}\.$")
@@ -29,7 +30,11 @@ _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
 def _ends_here(text: str, match: re.Match[str]) -> bool:
     if not match.group().startswith(".") or match.group() != ".":
         return True  # ! ? …, a closing quote or bracket, a blank line, a list item or heading
-    if _ITEM_NUMBER.search(text, max(0, match.start() - 8), match.end()) is not None:
+    if (
+        match.start() > 0
+        and text[match.start() - 1].isdigit()
+        and _ITEM_NUMBER.search(text, max(0, match.start() - 8), match.end()) is not None
+    ):
         return False
     before = _WORD_BEFORE.search(text, max(0, match.start() - 12), match.end())
     if before is not None:
@@ -74,13 +79,22 @@ def _spans(text: str) -> tuple[tuple[int, int], ...]:
 _MARKER = re.compile(r"(?:[-*+•]|\d{1,3}[.)]|#{1,6})[ \t]+")
 
 
+_MARKER_FIRST = frozenset("-*+•#0123456789")
+
+
 def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
     while start < end and text[start].isspace():
         start += 1
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].isspace() or line_start == start:
+    if start < end and text[start] in _MARKER_FIRST:
+        line_start = text.rfind("\n", 0, start) + 1
         marker = _MARKER.match(text, start, end)
-        if marker is not None:
+        if marker is not None and (line_start == start or text[line_start:start].isspace()):
+            if text[start] == "#":  # a heading is its line; what follows is a sentence
+                newline = text.find("\n", marker.end(), end)
+                if newline >= 0:
+                    _append(text, marker.end(), newline, spans)
+                    _append(text, newline, end, spans)
+                    return
             start = marker.end()
     while end > start and text[end - 1].isspace():
         end -= 1
