@@ -1518,9 +1518,10 @@ def test_a_heading_states_nothing_even_with_a_verb_of_the_table(scope: Scope) ->
 def test_a_verb_in_ing_after_a_preposition_is_done_by_the_sentence_s_subject(
     scope: Scope,
 ) -> None:
-    """A verb after a preposition: "X renders pages by calling Y" says X calls Y, however far the verb is from X. A sentence
-    that opens otherwise (an imperative, a noun) says nothing of the name nearest the verb,
-    and a participle without a preposition ("deployed X using Y") is whoever deployed."""
+    """A verb after a preposition: "X renders pages by calling Y" says X calls Y, however
+    far the verb is from X. A sentence that opens otherwise (an imperative, a noun) says
+    nothing of the name nearest the verb, and a participle without a preposition ("deployed
+    X using Y") is whoever deployed."""
     scope.ingest(
         b"The Frontend renders pages by calling the Catalog Service.\n"
         b"The Email Service keeps working by sending receipts to the Mail Queue.\n"
