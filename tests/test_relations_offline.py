@@ -1539,3 +1539,24 @@ def test_a_verb_in_ing_after_a_preposition_is_done_by_the_sentence_s_subject(
         ("Cart Service", "reads", "Redis", "negated", "actual"),
     }
     _assert_located(scope, scope.relations())
+
+
+def test_a_name_after_and_with_a_verb_of_its_own_is_not_listed(scope: Scope) -> None:
+    """In "X calls A and B restarts it" B opens a clause of its own (a verb outside the
+    table, in -s or -ed with its object, or an auxiliary), so X does not call B; a list
+    followed by an adverb or a noun stays a list."""
+    scope.ingest(
+        b"The Checkout Service calls the Cart Service and the Scheduler restarts it nightly.\n"
+        b"The Frontend calls the Ad Service and the Batch Job restarted the Shop.\n"
+        b"The Frontend calls the Quote Service and the Tax Service directly.\n"
+        b"The Importer reads from Redis and Memcached tables.\n",
+        name="clauses.md",
+    )
+    assert _triples(scope) == {
+        ("Checkout Service", "calls", "Cart Service"),
+        ("Frontend", "calls", "Ad Service"),
+        ("Frontend", "calls", "Quote Service"),
+        ("Frontend", "calls", "Tax Service"),
+        ("Importer", "reads", "Redis"),
+        ("Importer", "reads", "Memcached"),
+    }

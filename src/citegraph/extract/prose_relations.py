@@ -66,7 +66,18 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         if not _LIST_JOINER.fullmatch(text[listed[-1].end : name.start]):
             break
         listed.append(name)
+    if len(listed) > 1 and _OWN_VERB.match(text, listed[-1].end):
+        listed.pop()  # "X calls A and B restarts it": B opens a clause of its own
     return listed
+
+
+# After the last name of a list: a verb of its own (an auxiliary, or a verb in -s or -ed
+# followed by its object), so that name is the subject of a new clause, not listed.
+_OWN_VERB = re.compile(
+    r"\s+(?:(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|"
+    r"does|do|did)\b|[a-z]+(?:s|ed)\s+(?:the|a|an|it|them|its|their|this|that|these|those|"
+    r"every|each|all|some)\b)"
+)
 
 
 def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
