@@ -1560,3 +1560,23 @@ def test_a_name_after_and_with_a_verb_of_its_own_is_not_listed(scope: Scope) -> 
         ("Importer", "reads", "Redis"),
         ("Importer", "reads", "Memcached"),
     }
+
+
+def test_a_generic_component_named_in_parentheses_is_that_name(scope: Scope) -> None:
+    """In "uses an in-memory database (HSQLDB)" the database meant is HSQLDB, not a
+    component called "in-memory database"; a name that is no generic word keeps its own
+    reading."""
+    scope.ingest(
+        b"By default, Petclinic uses an in-memory database (HSQLDB) filled at startup.\n"
+        b"The Order Service publishes events to a message broker (RabbitMQ).\n"
+        b"The Cart Service stores carts in a cache (Redis, by default).\n"
+        b"The Frontend calls the Payment Service (Stripe).\n",
+        name="parentheses.md",
+    )
+    assert _triples(scope) == {
+        ("Petclinic", "uses", "HSQLDB"),
+        ("Order Service", "sends-to", "RabbitMQ"),
+        ("Cart Service", "writes", "Redis"),
+        ("Frontend", "calls", "Payment Service"),
+    }
+    _assert_located(scope, scope.relations())

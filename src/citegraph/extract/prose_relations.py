@@ -47,11 +47,37 @@ _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVID
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
 
 
+# A generic component named in parentheses right after it ("an in-memory database (HSQLDB)",
+# "a message broker (RabbitMQ, by default)"): the name in them is the thing meant.
+_GENERIC_BEFORE = re.compile(
+    r"\s*(?:(?:an?|the|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:"
+    + "|".join(COMPONENT_WORDS)
+    + r"|datastore|registry|storage|bus)\s*\(\s*\Z",
+    re.I,
+)
+_CLOSES_PARENTHESES = re.compile(r"\s*[),]")
+
+
+def _named_in_parentheses(text: str, following: list[Name], after: int) -> Name | None:
+    """The name in parentheses right after a generic component that follows the verb at
+    `after` (written in lower case, as a phrase or a word), or None."""
+    for index, name in enumerate(following[:2]):
+        gap = text[after : name.start]
+        if index == 1 and not (following[0].text.islower() and following[0].end <= name.start):
+            return None
+        if _GENERIC_BEFORE.fullmatch(gap) and _CLOSES_PARENTHESES.match(text, name.end):
+            return name
+    return None
+
+
 def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     """The name right after position `after` (a verb's end), and those listed with it."""
     following = [n for n in names if n.start >= after]
     if not following:
         return []
+    meant = _named_in_parentheses(text, following, after)
+    if meant is not None:
+        return [meant]
     gap = text[after : following[0].start]
     words = re.findall(r"[\w'’-]+", gap.lower())
     if (
