@@ -89,8 +89,12 @@ class Workspace:
                 raise
             self.store = embedded
             self.where = str(settings.home)
-            self._hang_watch = HangWatch(embedded.in_flight, _answers(embedded), self._kill_hung)
         self.store.ping()
+        if self._server is not None and isinstance(self.store, FalkorStore):
+            # Started once the server answered: a thread left by a failed open would linger.
+            self._hang_watch = HangWatch(
+                self.store.in_flight, _answers(self.store), self._kill_hung
+            )
         self.registry = ScopeRegistry(self.store, GRAPH_PREFIX)
         _open_workspaces.add(self)
 

@@ -6,8 +6,8 @@ again for each other call of the command). A query that merely runs long leaves 
 answering PING (queries run on worker threads, PING on the main thread). So while a call has
 been in flight for `check_after_s`, the watch pings the server on a connection of its own;
 when no ping is answered for `hung_after_s`, the server is hung: the watch has it killed (only
-the embedded server of this home; nothing it acknowledged is lost, the next start loads its
-files), and the calls fail at once with `StoreUnavailable` saying why.
+the embedded server of this home; what it wrote to its files is kept, and the next start
+loads them), and the calls fail at once with `StoreUnavailable` saying why.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ class InFlight:
 class HangWatch:
     """A thread that kills a hung server under calls in flight (see the module docstring).
 
-    `ping(timeout_s)` raises when the server gives no answer; `kill()` stops the hung server
-    and returns why in words (None when there was none to kill)."""
+    `ping(timeout_s)` raises when the server gives no answer; `kill(silent_s)` stops the
+    hung server and returns why in words (None when there was none to kill)."""
 
     def __init__(
         self,
