@@ -32,6 +32,10 @@ SENTENCES = [
     ("The ad service uses Memcached instead of Redis.", "ad service", "Redis", N, ACT),
     ("The search service cannot reach the index service.", "search service", "index service", N, ACT),
     ("If the cache is down, checkout calls the pricing service directly.", "checkout", "pricing service", A, HYP),
+    ("When `MCP_ENABLED` is `false`, the agent uses the built-in tools.", "agent", "built-in tools", A, HYP),
+    ("When caching is enabled, the Cart Service writes to Redis.", "Cart Service", "Redis", A, HYP),
+    ("Once FRAUD_CHECKS is set to true, Checkout calls the Fraud Service.", "Checkout", "Fraud Service", A, HYP),
+    ("When a request arrives, the Frontend calls the Cart Service.", "Frontend", "Cart Service", A, ACT),
     ("The frontend may call the recommendation service for extra items.", "frontend", "recommendation service", A, HYP),
     ("Checkout might fall back to the backup gateway.", "Checkout", "backup gateway", A, HYP),
     ("The cart could read from the replica database.", "cart", "replica database", A, HYP),
@@ -148,4 +152,6 @@ def test_the_offline_reader_reads_the_fixture_as_the_cues_say(scope: Scope) -> N
         if said:
             found += 1
             assert said == [(polarity.value, modality.value)], sentence
-    assert found >= 19  # measured on 2026-12-03: 19 of 72
+    # measured on 2026-12-04: 31 of 76 (19 of 72 before four sentences naming Checkout, the
+    # Frontend and the Cart Service in capitals made those names known in the others too)
+    assert found >= 31

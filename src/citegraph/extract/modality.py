@@ -257,7 +257,7 @@ def assess(
             inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
             if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
-    if _conditioned_after(text, last):
+    if _conditioned_after(text, last) or _on_a_setting(text, min(start for start, _ in ends)):
         kinds.add("hypothetical")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
@@ -265,6 +265,25 @@ def assess(
     if "planned" in kinds:
         return polarity, Modality.PLANNED
     return polarity, Modality.ACTUAL
+
+
+# "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause opening with
+# "when" (or "once", "whenever") that states a setting's value conditions what follows, as
+# "if" does; "when a request arrives, X calls Y" states what happens each time, and stays.
+_SETTING_CONDITION = re.compile(
+    r"\A\W*(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?(?:set(?:\s+to)?|"
+    r"unset|enabled|disabled|true|false|on|off|configured|turned\s+(?:on|off)|switched\s+"
+    r"(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?,|\A\W*(?:when|whenever|once)\s+"
+    r"[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?`[^`\n]{1,40}`\s*,",
+    re.I,
+)
+
+
+def _on_a_setting(text: str, first: int) -> bool:
+    """Whether `text` opens with a clause on a setting's value (_SETTING_CONDITION) that
+    ends before the relation's first end `first`."""
+    match = _SETTING_CONDITION.match(text)
+    return match is not None and match.end() <= first
 
 
 # A condition closed by a comma with more of the sentence after it is set before what it
