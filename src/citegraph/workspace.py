@@ -83,11 +83,10 @@ class Workspace:
             self._server = server
             sock = server.finish_join()
             try:
-                embedded = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
+                self.store = FalkorStore(unix_socket=sock, timeout_s=settings.query_timeout_s)
             except BaseException:
                 self._server.leave()
                 raise
-            self.store = embedded
             self.where = str(settings.home)
         self.store.ping()
         if self._server is not None and isinstance(self.store, FalkorStore):

@@ -271,10 +271,10 @@ def assess(
 # "when" (or "once", "whenever") that states a setting's value conditions what follows, as
 # "if" does; "when a request arrives, X calls Y" states what happens each time, and stays.
 _SETTING_CONDITION = re.compile(
-    r"\A\W*(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?(?:set(?:\s+to)?|"
-    r"unset|enabled|disabled|true|false|on|off|configured|turned\s+(?:on|off)|switched\s+"
-    r"(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?,|\A\W*(?:when|whenever|once)\s+"
-    r"[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?`[^`\n]{1,40}`\s*,",
+    r"\A\W*(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?"
+    r"(?:(?:set(?:\s+to)?|unset|enabled|disabled|true|false|on|off|configured|turned\s+"
+    r"(?:on|off)|switched\s+(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?"
+    r"|`[^`\n]{1,40}`\s*),",
     re.I,
 )
 

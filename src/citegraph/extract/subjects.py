@@ -218,16 +218,22 @@ def _gerund(text: str, verb_start: int) -> bool:
     return word is not None and word.group().lower().endswith("ing")
 
 
+def _opening_name(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The first of `names` when it opens the sentence (after a bullet, a heading's marks or
+    an article) and ends before the verb at `verb_start`; else None."""
+    if not names or names[0].end > verb_start:
+        return None
+    lead = text[: names[0].start].lstrip().rstrip("`*")
+    return names[0] if OPENING.fullmatch(lead) else None
+
+
 def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name opening the sentence, when its own verb follows it ("The frontend renders
     pages by calling X") or the gerund is an aside right after it ("The quote service, by
     calling X, prices"); None for a sentence opened otherwise, by an imperative say ("Fix X
     not starting by calling Y", "Generate load by sending...": whoever does it acts)."""
-    if not names or names[0].end > verb_start:
-        return None
-    first = names[0]
-    lead = text[: first.start].lstrip().rstrip("`*")
-    if not OPENING.fullmatch(lead) or text[first.end :].startswith(("'s", "’s")):
+    first = _opening_name(text, names, verb_start)
+    if first is None or text[first.end :].startswith(("'s", "’s")):
         return None
     after = text[first.end : verb_start]
     aside = re.fullmatch(r"\s*,\s*\w+\s+", after) is not None
@@ -281,14 +287,12 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
     predicate from the name to the verb agrees with one subject and starts after "and" or
     "but" (a name after one starts a clause of its own), and no word between opens another
     clause; a list of names as the subject ("X and Y read") is no one name."""
-    if not names or names[0].end > verb_start:
+    first = _opening_name(text, names, verb_start)
+    if first is None:
         return None
-    first = names[0]
-    lead = text[: first.start].lstrip().rstrip("`*")
     middle = MARKDOWN_LINK.sub(r"\1", text[first.end : verb_start])  # a link reads as its text
     if (
-        not OPENING.fullmatch(lead)
-        or len(middle) > _MAX_PREDICATE
+        len(middle) > _MAX_PREDICATE
         or re.search(r"[;:!?()\[\]—–]|\.\s|\n[ \t\r\f\v]*\n", middle)
         or middle.startswith(("'s", "’s"))
     ):
