@@ -36,6 +36,10 @@ SENTENCES = [
     ("When caching is enabled, the Cart Service writes to Redis.", "Cart Service", "Redis", A, HYP),
     ("Once FRAUD_CHECKS is set to true, Checkout calls the Fraud Service.", "Checkout", "Fraud Service", A, HYP),
     ("When a request arrives, the Frontend calls the Cart Service.", "Frontend", "Cart Service", A, ACT),
+    ("The Cart Service writes to Redis when caching is enabled.", "Cart Service", "Redis", A, HYP),
+    ("Checkout calls the Fraud Service once `FRAUD_CHECKS` is `true`.", "Checkout", "Fraud Service", A, HYP),
+    ("The Frontend calls the Cart Service when a user adds an item.", "Frontend", "Cart Service", A, ACT),
+    ("The Frontend calls the Cart Service; when caching is enabled, Redis keeps the carts.", "Frontend", "Cart Service", A, ACT),
     ("The frontend may call the recommendation service for extra items.", "frontend", "recommendation service", A, HYP),
     ("Checkout might fall back to the backup gateway.", "Checkout", "backup gateway", A, HYP),
     ("The cart could read from the replica database.", "cart", "replica database", A, HYP),
@@ -152,6 +156,6 @@ def test_the_offline_reader_reads_the_fixture_as_the_cues_say(scope: Scope) -> N
         if said:
             found += 1
             assert said == [(polarity.value, modality.value)], sentence
-    # measured on 2026-12-04: 31 of 76 (19 of 72 before four sentences naming Checkout, the
+    # measured on 2026-12-04: 33 of 80 (19 of 72 before four sentences naming Checkout, the
     # Frontend and the Cart Service in capitals made those names known in the others too)
-    assert found >= 31
+    assert found >= 33

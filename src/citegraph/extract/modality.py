@@ -257,7 +257,8 @@ def assess(
             inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
             if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
-    if _conditioned_after(text, last) or _on_a_setting(text, min(start for start, _ in ends)):
+    first = min(start for start, _ in ends)
+    if _conditioned_after(text, last) or _on_a_setting(text, first, last):
         kinds.add("hypothetical")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
@@ -267,23 +268,31 @@ def assess(
     return polarity, Modality.ACTUAL
 
 
-# "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause opening with
-# "when" (or "once", "whenever") that states a setting's value conditions what follows, as
-# "if" does; "when a request arrives, X calls Y" states what happens each time, and stays.
-_SETTING_CONDITION = re.compile(
-    r"\A\W*(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?"
+# "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause on a setting's
+# value, opening with "when" (or "once", "whenever"), conditions what it is about as "if"
+# does, before or after it ("X writes to Redis when caching is enabled"); "when a request
+# arrives, X calls Y" states what happens each time, and stays.
+_SETTING_CLAUSE = (
+    r"(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?"
     r"(?:(?:set(?:\s+to)?|unset|enabled|disabled|true|false|on|off|configured|turned\s+"
     r"(?:on|off)|switched\s+(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?"
-    r"|`[^`\n]{1,40}`\s*),",
-    re.I,
+    r"|`[^`\n]{1,40}`\s*)"
+)
+_SETTING_CONDITION = re.compile(r"\A\W*" + _SETTING_CLAUSE + ",", re.I)
+_SETTING_CONDITION_AFTER = re.compile(
+    r"(?<![\w'’-])" + _SETTING_CLAUSE + r"(?=[,.;:!?\n]|\Z)", re.I
 )
 
 
-def _on_a_setting(text: str, first: int) -> bool:
-    """Whether `text` opens with a clause on a setting's value (_SETTING_CONDITION) that
-    ends before the relation's first end `first`."""
+def _on_a_setting(text: str, first: int, last: int) -> bool:
+    """Whether a clause on a setting's value conditions the relation: one opening `text` and
+    ending before the relation's first end `first`, or one after its later end `last` in its
+    clause."""
     match = _SETTING_CONDITION.match(text)
-    return match is not None and match.end() <= first
+    if match is not None and match.end() <= first:
+        return True
+    after = _SETTING_CONDITION_AFTER.search(text, last)
+    return after is not None and _HARD_STOPS.search(text, last, after.start()) is None
 
 
 # A condition closed by a comma with more of the sentence after it is set before what it
