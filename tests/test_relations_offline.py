@@ -849,6 +849,51 @@ def test_a_spring_settings_file_is_its_applications_in_every_profile(scope: Scop
     _assert_located(scope, scope.relations())
 
 
+DOCUMENT_URLS = b"""services:
+  web:
+    image: shop/web
+    environment:
+      CART_URL: http://cart:8080
+      SCHEMA_REGISTRY_URL: http://schema-registry:8081
+      SCHEMA_URL: https://schemas.shop.example/web/1.2
+      schema_base_url: https://schemas.shop.example
+      DOCS_URL: http://docs:8000/guide
+      LICENSE_URL: http://licenses:8080/apache-2.0
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-settings
+data:
+  PRICES_URL: http://prices:8080
+  docsUrl: http://docs:8000
+  DOCS_URL: http://docs:8000
+"""
+
+
+def test_a_url_setting_named_for_a_document_is_no_call(scope: Scope) -> None:
+    """A URL that a setting's name says points at a document (a schema's identifier, the
+    documentation, a licence) is read or shown, not called; a schema registry is called."""
+    scope.ingest(DOCUMENT_URLS.split(b"---\n")[0], name="compose.yaml")
+    assert _triples(scope) == {("web", "calls", "cart"), ("web", "calls", "schema-registry")}
+    deployment = b"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  template:
+    spec:
+      containers:
+        - name: api
+          envFrom:
+            - configMapRef:
+                name: web-settings
+"""
+    scope.ingest(DOCUMENT_URLS.split(b"---\n")[1] + b"---\n" + deployment, name="api.yaml")
+    assert ("api", "calls", "prices") in _triples(scope)
+    assert ("api", "calls", "docs") not in _triples(scope)
+
+
 PROPERTIES = b"""# visits service\r
 spring.application.name=${APP_NAME:visits}\r
 spring.datasource.url=jdbc:${DB_KIND:mysql}://visits-db:3306/petclinic   \r

@@ -28,7 +28,7 @@ from typing import Any
 
 from .config_values import (
     MAX_CONFIG_CHARS,
-    SETTING_NAME,
+    address_setting,
     host_in,
     hosts_in,
     name_in,
@@ -392,7 +392,7 @@ def taken_settings(
     for data in ("stringData",) if kind == "Secret" else ("data",):
         for setting, value in _pairs(_get(held, data)):
             wanted = _scalar(setting)
-            if wanted and (wanted == key if key else SETTING_NAME.fullmatch(wanted)):
+            if wanted and (wanted == key if key else address_setting(wanted)):
                 found += _calls(text, owner, setting, value)
     return found
 
@@ -435,7 +435,7 @@ def _references(root: Any) -> Iterator[Import]:
                 for by, kind in _KEY_REFS.items():
                     taken = _get(child, by)
                     name, wanted = _scalar(_get(taken, "name")), _scalar(_get(taken, "key"))
-                    if name and wanted and SETTING_NAME.fullmatch(entry):
+                    if name and wanted and address_setting(entry):
                         yield kind, name, wanted
             else:
                 pending.append(child)
@@ -452,7 +452,7 @@ def toml_relations(text: str) -> list[StructuralRelation]:
     found: list[StructuralRelation] = []
     sections = list(_TOML_SECTION.finditer(text))
     for match in _TOML_SETTING.finditer(text):
-        if not SETTING_NAME.fullmatch(match.group(1)):
+        if not address_setting(match.group(1)):
             continue
         heading = next((s for s in reversed(sections) if s.start() < match.start()), None)
         host = host_in(match.group(3))

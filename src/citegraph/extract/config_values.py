@@ -193,7 +193,7 @@ def names_an_address(key: str, value: str | None, env: bool) -> bool:
     (image tags are small numbers: "postgres:13") under a name that is not an image's. A
     setting of the owner's callers (allowed origins, redirects) names none."""
     key = key.strip()
-    if key.casefold() in _OWN_NAME_KEYS or _CALLERS_NAME.search(key):
+    if key.casefold() in _OWN_NAME_KEYS or _CALLERS_NAME.search(key) or names_a_document(key):
         return False
     if SETTING_NAME.fullmatch(key):
         return True
@@ -219,6 +219,40 @@ _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _CONNECTION_VALUE = re.compile(
     rf"[A-Za-z][A-Za-z ]*=|{_SCHEME}|[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?::\d+)?(?:,|$)"
 )
+
+
+# What a URL setting named for a document points at is read or shown, not called: a
+# schema's identifier, documentation, a licence, a repository, an icon ("schema_url",
+# "DOCS_URL", "licenseUrl"). The word that counts is the one the address word qualifies,
+# past modifiers such as "base": "schema_base_url" names a document, "SCHEMA_REGISTRY_URL"
+# a registry, which is called.
+_DOCUMENT_WORDS = frozenset(
+    "schema schemas doc docs documentation homepage website wiki license licence licenses "
+    "licences repo repository changelog icon logo avatar thumbnail terms tos privacy".split()
+)
+_ADDRESS_MODIFIERS = frozenset({"base", "root", "public", "canonical", "full", "raw"})
+_ADDRESS_WORDS = frozenset({"url", "urls", "uri", "uris"})
+
+
+def names_a_document(key: str) -> bool:
+    """Whether an address setting's name says it points at a document (_DOCUMENT_WORDS)."""
+    words = [w.lower() for w in _WORDS.findall(key)]
+    if not words or words[-1] not in _ADDRESS_WORDS:
+        return False
+    for word in reversed(words[:-1]):
+        if word not in _ADDRESS_MODIFIERS:
+            return word in _DOCUMENT_WORDS
+    return False
+
+
+def address_setting(key: str) -> bool:
+    """Whether a setting's name alone says it holds another component's address (a settings
+    map's entry, a TOML key): SETTING_NAME, unless it names a document's or a caller's."""
+    return (
+        SETTING_NAME.fullmatch(key) is not None
+        and not names_a_document(key)
+        and not _CALLERS_NAME.search(key)
+    )
 
 
 def names_a_connection(key: str) -> bool:
