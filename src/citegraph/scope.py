@@ -197,12 +197,15 @@ class Scope(ScopeKnowledge):
         origin: TextOrigin | None = None,
         title: str | None = None,
         progress: Progress | None = None,
+        env_files: bool = False,
     ) -> list[IngestResult]:
         """Ingest a file, a folder (recursively) or bytes. One result per document.
 
         Each document is checked in full before any of it is stored, and stored atomically. In
         a folder, files go in name order and the first bad one stops the call with
         `InvalidDocument`: nothing of it is stored, and the files before it stay stored.
+        Hidden files are skipped, but for `.env` files with `env_files` (compose takes
+        settings from them; they often hold secrets, and whatever is stored can be quoted).
         """
         if isinstance(source, bytes):
             if name is None:
@@ -210,7 +213,7 @@ class Scope(ScopeKnowledge):
             kind = media_type or media_type_for(name, source)
             one = pipeline.parse(source, name, kind, origin, title, self._pdf_limits)
             return self.store_parsed([one], progress)
-        files, _skipped = expand([Path(source)])
+        files, _skipped = expand([Path(source)], env_files=env_files)
         if (name is not None or title is not None) and (len(files) != 1 or Path(source).is_dir()):
             raise InvalidDocument("name= and title= apply to a single file, not a folder")
         parsed = (

@@ -35,6 +35,7 @@ from .config_values import (
     names_an_address,
     same_component,
 )
+from .env_files import compose_env_imports
 from .structural import Located, StructuralRelation
 
 
@@ -313,6 +314,9 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
                     found = _settings(text, _named(text, key), body, set(), peers=peers)
                     read.relations.extend(found)
                     read.relations.extend(_links(text, _named(text, key), body, names))
+                if _scalar(key):  # what it takes from env files, read with them
+                    taken = dict.fromkeys(compose_env_imports(body))
+                    read.imports.extend((_named(text, key), None, ref) for ref in taken)
             continue
         kind = _scalar(_get(root, "kind"))
         if application is not None and not kind:

@@ -20,7 +20,7 @@ _SCHEME = r"(?:[a-z][a-z0-9+.-]*:)*[a-z][a-z0-9+.-]*://"
 _HOST = re.compile(
     rf"(?:{_SCHEME})?(?:[^@/\s]+@)?"  # then any user part
     r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?P<domain>(?:\.[A-Za-z0-9-]+)*)"
-    r"(?::\d+)?(?:/\S*)?"
+    r"(?::(?:\d+|\x00+))?(?:/\S*)?"  # a port, maybe another setting's
 )
 _NOT_A_COMPONENT = frozenset(
     {"localhost", "127", "0", "example", "http", "https", "true", "false", "yes", "no", "none",

@@ -28,14 +28,21 @@ from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository, link_identity
 from ..values.documents import Chunk, Document
 from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
+from .env_files import ENV_FILE_KIND, env_file_calls, env_file_path
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
 from .modality import DEFAULT_CUES, CueTable
 from .structural import DocumentText, StructuralRelation, relation_row
 
-CONFIG_TYPES = ("application/yaml", "application/json")
-# A file that holds none of these neither defines a settings map nor takes one.
-MARKS = ("configMapRef", "secretRef", "configMapKeyRef", "secretKeyRef", "ConfigMap", "Secret")
+YAML_TYPES = ("application/yaml", "application/json")
+ENV_TYPE = "text/x-dotenv"
+CONFIG_TYPES = (*YAML_TYPES, ENV_TYPE)
+# A YAML file that holds none of these neither defines a settings map nor takes one (from a
+# map, or, for a compose file, from an env file).
+MARKS = (
+    "configMapRef", "secretRef", "configMapKeyRef", "secretKeyRef", "ConfigMap", "Secret",
+    "environment", "env_file",
+)  # fmt: skip
 _ATTEMPTS = 3
 
 
@@ -49,7 +56,9 @@ class _File:
 def worth_linking(docs: DocumentRepository, documents: Iterable[Document]) -> bool:
     """Whether extracting or deleting `documents` may change the links: some are
     configuration whose text defines or takes a settings map."""
-    config = [d.id for d in documents if d.media_type in CONFIG_TYPES]
+    if any(d.media_type == ENV_TYPE for d in documents):
+        return True
+    config = [d.id for d in documents if d.media_type in YAML_TYPES]
     return docs.hold_marks(config, MARKS)
 
 
@@ -60,7 +69,7 @@ def link_settings(
     those no longer stated; how many are stated, or None when the configuration kept
     changing meanwhile (whoever changed it links again)."""
     for _ in range(_ATTEMPTS):
-        read = docs.configuration(CONFIG_TYPES, MARKS)
+        read = [*docs.configuration(YAML_TYPES, MARKS), *docs.configuration((ENV_TYPE,), ("=",))]
         snapshot = sorted(f"{d.id}@{d.sha256}" for d, _ in read)
         files = _read(read)
         mentions: list[dict[str, Any]] = []
@@ -83,6 +92,9 @@ def _read(read: list[tuple[Document, list[Chunk]]]) -> list[_File]:
         if not chunks:
             continue  # no mark in its text
         text = DocumentText(chunks)
+        if document.media_type == ENV_TYPE:
+            files.append(_File(document, text, YamlSettings()))
+            continue
         settings = read_yaml(text.text, relations=False)  # its own are stored already
         if settings.maps or settings.imports:
             files.append(_File(document, text, settings))
@@ -96,8 +108,15 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
     for file in files:
         for defines, held in file.read.maps.items():
             defined.setdefault(defines, []).extend((file, h) for h in held)
+    env_files = {f.document.name: f for f in files if f.document.media_type == ENV_TYPE}
     for file in files:
         for owner, namespace, (kind, name, key) in file.read.imports:
+            if kind == ENV_FILE_KIND:
+                env = env_files.get(env_file_path(file.document.name, name))
+                if env is not None:
+                    for relation in env_file_calls(env.text.text, key, owner):
+                        yield file, env, relation
+                continue
             others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
             fitting = in_namespace([h for _, h in others], namespace)
             holders = _nearest(file, [(f, h) for f, h in others if h in fitting])

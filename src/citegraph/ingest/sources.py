@@ -21,13 +21,18 @@ MEDIA_TYPES = {
     ".json": "application/json",
     ".toml": "application/toml",
     ".properties": "text/x-java-properties",
+    # KEY=value lines a compose file takes its services' settings from (`.env`, `app.env`).
+    ".env": "text/x-dotenv",
 }
+# `.env` is hidden: a folder's is ingested only when asked (it often holds secrets).
+ENV_FILE = ".env"
 TEXT_TYPES = ("text/plain", "text/markdown", "application/yaml", "application/json",
-              "application/toml", "text/x-java-properties")  # fmt: skip
+              "application/toml", "text/x-java-properties", "text/x-dotenv")  # fmt: skip
 SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
 # Read for their structure too (chunked by indentation, settings read as relations).
 CONFIGURATION_TYPES = (
-    "application/yaml", "application/json", "application/toml", "text/x-java-properties"
+    "application/yaml", "application/json", "application/toml", "text/x-java-properties",
+    "text/x-dotenv",
 )  # fmt: skip
 
 
@@ -40,6 +45,8 @@ class SourceFile:
 def media_type_for(name: str, data: bytes | None = None) -> str:
     """The media type from the name's suffix; for bytes named without a suffix, sniff PDF."""
     suffix = Path(name).suffix.lower()
+    if Path(name).name == ENV_FILE:
+        return MEDIA_TYPES[ENV_FILE]
     if suffix in MEDIA_TYPES:
         return MEDIA_TYPES[suffix]
     if data is not None and not suffix:
@@ -59,13 +66,14 @@ def check_media_type(media_type: str, label: str) -> str:
     return media_type
 
 
-def expand(paths: list[Path]) -> tuple[list[SourceFile], list[Path]]:
+def expand(paths: list[Path], env_files: bool = False) -> tuple[list[SourceFile], list[Path]]:
     """Files to ingest and files skipped (unsupported suffix), from files and folders.
 
     A file given directly is named by its file name; a file found in a folder is named by the
     folder's name and its path below it (`alice/pg11.txt`), so names do not depend on the
-    directory the command runs from. Hidden files and folders are skipped. Every path is checked
-    before anything is read, so a typo stops the run before it stores anything.
+    directory the command runs from. Hidden files and folders are skipped, but for `.env`
+    files when `env_files` (their settings can then be quoted, secrets included). Every path
+    is checked before anything is read, so a typo stops the run before it stores anything.
     """
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -80,10 +88,10 @@ def expand(paths: list[Path]) -> tuple[list[SourceFile], list[Path]]:
         for folder, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
-                if name.startswith("."):
+                if name.startswith(".") and not (env_files and name == ENV_FILE):
                     continue
                 found = Path(folder) / name
-                if found.suffix.lower() in MEDIA_TYPES:
+                if found.suffix.lower() in MEDIA_TYPES or name == ENV_FILE:
                     files.append(SourceFile(found, f"{root.name}/{found.relative_to(root)}"))
                 else:
                     skipped.append(found)

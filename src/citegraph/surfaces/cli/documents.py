@@ -41,10 +41,10 @@ def ingest(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml .properties as "
-            "configuration); folders recursively. A file given alone is named by its file "
-            "name, a file in a folder by the folder's name and its path below it "
-            "(k8s/config.yaml)."
+            help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml .properties .env "
+            "as configuration); folders recursively, hidden files skipped. A file given alone "
+            "is named by its file name, a file in a folder by the folder's name and its path "
+            "below it (k8s/config.yaml)."
         ),
     ],
     scope: ScopeOpt = "default",
@@ -60,6 +60,15 @@ def ingest(
             "Files in folders with other suffixes are still skipped.",
         ),
     ] = None,
+    env_files: Annotated[
+        bool,
+        typer.Option(
+            "--env-files",
+            help="Also ingest the .env files found in folders: a compose file takes its "
+            "services' unset settings (- CART_ADDR) from the .env beside it, and they are then "
+            "read as calls. A .env often holds secrets: whatever is ingested can be quoted.",
+        ),
+    ] = False,
     origin_kind: Annotated[
         str | None,
         typer.Option(
@@ -92,7 +101,7 @@ def ingest(
         else None
     )
     try:
-        files, skipped = expand(paths)
+        files, skipped = expand(paths, env_files=env_files)
     except CitegraphError as exc:
         fail(str(exc), 1)
     results: list[IngestResult] = []

@@ -1,0 +1,135 @@
+"""Settings a compose service takes from an env file.
+
+A compose file often gives a setting no value of its own (`environment: - CART_ADDR`, or
+`CART_ADDR: ${CART_ADDR}`): compose takes it from the `.env` file beside the compose file,
+and a service's `env_file:` names more such files. Neither file alone states a call; together
+they do. The compose file's side is read here as imports (`compose_env_imports`): which file,
+and which setting or all of them; extract/settings_links.py joins each to the env file of that
+path stored in the scope, and each address setting taken becomes a `calls` relation quoting
+the env file's line (`env_file_calls`), its source bound at the service's name in the compose
+file, as for a Kubernetes settings map.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .config_values import hosts_in, names_an_address, same_component
+from .structural import Located, StructuralRelation
+
+ENV_FILE_KIND = "EnvFile"
+# Where compose looks for the file it takes unset settings from: beside the compose file.
+DEFAULT_ENV_FILE = ".env"
+
+# `KEY=value` (or `export KEY=value`), one a line; `#` opens a comment line.
+_LINE = re.compile(
+    r"^[ \t]*(?:export[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*(?P<value>[^\r\n]*)",
+    re.M,
+)
+# A setting of the compose file that stands for another one, all of it: `${CART_ADDR}`,
+# `$CART_ADDR` (with a default, `${CART_ADDR:-cart:7070}`, the compose file says the value).
+_REFERENCES = re.compile(r"\$\{(?P<braced>\w+)\}|\$(?P<bare>[A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class EnvSetting:
+    key: str
+    start: int  # where the key starts in the file's text
+    value: str  # without quotes or a comment after it
+    value_start: int
+    end: int  # where the value ends, its closing quote included
+
+
+def env_settings(text: str) -> list[EnvSetting]:
+    """The settings of an env file's text, each where its key and value are."""
+    found: list[EnvSetting] = []
+    for match in _LINE.finditer(text):
+        raw, at = match.group("value"), match.start("value")
+        quote = raw[:1]
+        if quote in ("'", '"') and quote in raw[1:]:
+            value = raw[1 : raw.index(quote, 1)]
+            setting = EnvSetting(match.group("key"), match.start("key"), value, at + 1,
+                                 at + len(value) + 2)  # fmt: skip
+        else:
+            value = re.split(r"[ \t]#", raw, maxsplit=1)[0].rstrip(" \t")
+            setting = EnvSetting(match.group("key"), match.start("key"), value, at,
+                                 at + len(value))  # fmt: skip
+        found.append(setting)
+    return found
+
+
+def env_file_calls(text: str, key: str | None, owner: Located) -> list[StructuralRelation]:
+    """The calls `owner` makes by taking the setting `key` (None: every setting) of an env
+    file's `text`: each that names an address, by its name or its value, quoted from its key
+    to the end of its value."""
+    found: list[StructuralRelation] = []
+    for setting in env_settings(text):
+        if key is not None and setting.key != key:
+            continue
+        if not names_an_address(setting.key, setting.value, env=True):
+            continue
+        evidence = Located(text[setting.start : setting.end], setting.start, setting.end)
+        for host, offset in hosts_in(setting.value):
+            if not same_component(host, owner.text):
+                at = setting.value_start + offset
+                target = Located(host, at, at + len(host))
+                found.append(StructuralRelation("calls", evidence, owner, target))
+    return found
+
+
+def env_file_path(compose_document: str, named: str) -> str:
+    """The document name of the env file `named` (as a compose file writes it) by the
+    compose file's document name: relative to its folder."""
+    folder = posixpath.dirname(compose_document)
+    return posixpath.normpath(posixpath.join(folder, named.strip()))
+
+
+def compose_env_imports(body: Any) -> Iterator[tuple[str, str, str | None]]:
+    """What a compose service (`body`, its YAML node) takes from env files: (kind, file as
+    written, setting or None for all): each setting it gives no value of its own, or only
+    a reference to another with no default, from `.env`; every setting of each file its
+    `env_file` names."""
+    from .config_relations import _get, _scalar
+
+    environment = _get(body, "environment")
+    for name, value in _environment_entries(environment):
+        if value is None:
+            yield ENV_FILE_KIND, DEFAULT_ENV_FILE, name
+            continue
+        for reference in _REFERENCES.finditer(value):
+            yield (
+                ENV_FILE_KIND,
+                DEFAULT_ENV_FILE,
+                reference.group("braced") or reference.group("bare"),
+            )
+    listed = _get(body, "env_file")
+    items = [listed] if _scalar(listed) else getattr(listed, "value", None) or []
+    for item in items:
+        # `- app.env`, or `- path: app.env` (with `required: false`: taken when it is there)
+        path = _scalar(item) or _scalar(_get(item, "path"))
+        if path:
+            yield ENV_FILE_KIND, path, None
+
+
+def _environment_entries(node: Any) -> Iterator[tuple[str, str | None]]:
+    """(name, value or None when it gives none) of a compose `environment`, a list of
+    `KEY=value` or `KEY`, or a mapping."""
+    import yaml
+
+    from .config_relations import _pairs, _scalar
+
+    if isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            entry = _scalar(item)
+            if entry:
+                name, equals, value = entry.partition("=")
+                yield name.strip(), value if equals else None
+        return
+    for key, value_node in _pairs(node):
+        named, given = _scalar(key), _scalar(value_node)
+        if named:
+            yield named, given or None
