@@ -37,39 +37,11 @@ from .config_values import (
 )
 from .env_files import compose_env_imports
 from .structural import Located, StructuralRelation
-
-
-def _scalar(node: Any) -> str | None:
-    import yaml
-
-    return node.value if isinstance(node, yaml.ScalarNode) else None
-
-
-def _pairs(node: Any) -> list[tuple[Any, Any]]:
-    import yaml
-
-    return list(node.value) if isinstance(node, yaml.MappingNode) else []
-
-
-def _get(node: Any, key: str) -> Any:
-    for k, v in _pairs(node):
-        if _scalar(k) == key:
-            return v
-    return None
-
-
-def _located(text: str, node: Any) -> Located:
-    start, end = node.start_mark.index, node.end_mark.index
-    return Located(text[start:end], start, end)
-
-
-def _named(text: str, node: Any) -> Located:
-    """Where a scalar names something: inside its quotes when it is quoted ("web" in JSON)."""
-    located, value = _located(text, node), _scalar(node)
-    if value and located.text != value and value in located.text:
-        at = located.start + located.text.index(value)
-        return Located(value, at, at + len(value))
-    return located
+from .yaml_nodes import get as _get
+from .yaml_nodes import located as _located
+from .yaml_nodes import named as _named
+from .yaml_nodes import pairs as _pairs
+from .yaml_nodes import scalar as _scalar
 
 
 def _targets(

@@ -20,6 +20,7 @@ from typing import Any
 
 from .config_values import hosts_in, names_an_address, same_component
 from .structural import Located, StructuralRelation
+from .yaml_nodes import get, pairs, scalar
 
 ENV_FILE_KIND = "EnvFile"
 # Where compose looks for the file it takes unset settings from: beside the compose file.
@@ -93,9 +94,7 @@ def compose_env_imports(body: Any) -> Iterator[tuple[str, str, str | None]]:
     written, setting or None for all): each setting it gives no value of its own, or only
     a reference to another with no default, from `.env`; every setting of each file its
     `env_file` names."""
-    from .config_relations import _get, _scalar
-
-    environment = _get(body, "environment")
+    environment = get(body, "environment")
     for name, value in _environment_entries(environment):
         if value is None:
             yield ENV_FILE_KIND, DEFAULT_ENV_FILE, name
@@ -106,11 +105,11 @@ def compose_env_imports(body: Any) -> Iterator[tuple[str, str, str | None]]:
                 DEFAULT_ENV_FILE,
                 reference.group("braced") or reference.group("bare"),
             )
-    listed = _get(body, "env_file")
-    items = [listed] if _scalar(listed) else getattr(listed, "value", None) or []
+    listed = get(body, "env_file")
+    items = [listed] if scalar(listed) else getattr(listed, "value", None) or []
     for item in items:
         # `- app.env`, or `- path: app.env` (with `required: false`: taken when it is there)
-        path = _scalar(item) or _scalar(_get(item, "path"))
+        path = scalar(item) or scalar(get(item, "path"))
         if path:
             yield ENV_FILE_KIND, path, None
 
@@ -120,16 +119,14 @@ def _environment_entries(node: Any) -> Iterator[tuple[str, str | None]]:
     `KEY=value` or `KEY`, or a mapping."""
     import yaml
 
-    from .config_relations import _pairs, _scalar
-
     if isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            entry = _scalar(item)
+            entry = scalar(item)
             if entry:
                 name, equals, value = entry.partition("=")
                 yield name.strip(), value if equals else None
         return
-    for key, value_node in _pairs(node):
-        named, given = _scalar(key), _scalar(value_node)
+    for key, value_node in pairs(node):
+        named, given = scalar(key), scalar(value_node)
         if named:
             yield named, given or None
