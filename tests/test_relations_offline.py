@@ -727,12 +727,26 @@ metadata:
   name: payment-canary
 spec:
   host: payment.shop.svc.cluster.local
+---
+apiVersion: monitoring.coreos.com/v1
+kind: Probe
+metadata:
+  name: web-probe
+spec:
+  prober:
+    url: blackbox-exporter:19115
+  targets:
+    staticConfig:
+      static:
+        - web:80
 """
 
 
 def test_routes_and_traffic_rules_call_nothing_themselves(scope: Scope) -> None:
     """An Ingress names its own host; a VirtualService or DestinationRule sends others'
-    requests to the host it names: neither is a caller. The workload beside them is."""
+    requests to the host it names: neither is a caller. Nor is a monitoring object (a
+    Prometheus Probe): it tells the monitoring system what to probe, and through what. The
+    workload beside them is."""
     scope.ingest(ROUTES, name="shop.yaml")
     assert _triples(scope) == {("web", "calls", "cart")}
 

@@ -234,10 +234,13 @@ class YamlSettings:
 
 # Objects whose settings are no calls of their own: an Ingress's `host` is its own name; a
 # route or traffic rule (Istio, the Gateway API, Traefik) sends others' requests to the host
-# it names (a VirtualService routing to `payment` does not call it).
+# it names (a VirtualService routing to `payment` does not call it); a monitoring object (the
+# Prometheus Operator's) tells the monitoring system what to probe or scrape and through what
+# (a Probe's `prober.url` is the exporter Prometheus asks, not one the Probe calls).
 _NOT_CALLERS = frozenset(
     {"Ingress", "VirtualService", "DestinationRule", "Gateway", "ServiceEntry", "HTTPRoute",
-     "GRPCRoute", "TCPRoute", "TLSRoute", "IngressRoute"}
+     "GRPCRoute", "TCPRoute", "TLSRoute", "IngressRoute", "Probe", "ServiceMonitor",
+     "PodMonitor", "ScrapeConfig", "PrometheusRule", "AlertmanagerConfig"}
 )  # fmt: skip
 
 
