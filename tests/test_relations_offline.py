@@ -751,6 +751,45 @@ def test_routes_and_traffic_rules_call_nothing_themselves(scope: Scope) -> None:
     assert _triples(scope) == {("web", "calls", "cart")}
 
 
+COMMENTED = b"""# The Cart Service writes to Redis.
+apiVersion: networking.istio.io/v1alpha3
+kind: Gateway
+metadata:
+  name: frontend-gateway
+  annotations:
+    summary: The Frontend Gateway calls the Auth Service.
+spec:
+  selector:
+    istio: ingressgateway # use Istio default gateway implementation
+  image: shop/cart # Cart uses Memcached for sessions
+"""
+
+
+def test_configuration_prose_is_a_lines_words_with_a_comment_apart(scope: Scope) -> None:
+    """A comment after a value is no sentence whose subject is the value; a comment line is
+    no Markdown heading, and states what it says, as a value does; a line does not run on
+    into the next (each quote is its own line's words)."""
+    scope.ingest(COMMENTED, name="gateway.yaml")
+    quotes = {(r.source, r.type, r.target): r.quote for r in scope.relations() if not r.weak}
+    assert quotes == {
+        ("Cart Service", "writes", "Redis"): "The Cart Service writes to Redis.",
+        ("Frontend Gateway", "calls", "Auth Service"): (
+            "summary: The Frontend Gateway calls the Auth Service."
+        ),
+        ("Cart", "uses", "Memcached"): "Cart uses Memcached for sessions",
+    }
+
+
+def test_a_verb_before_a_participle_and_by_is_a_noun(scope: Scope) -> None:
+    """ "DB calls made by the service" names calls; "calls exposed endpoints of" still calls."""
+    scope.ingest(
+        b"DB calls made by the Ledger Service are counted.\n\n"
+        b"The Frontend calls exposed endpoints of the Cart Service.\n",
+        name="metrics.md",
+    )
+    assert _triples(scope) == {("Frontend", "calls", "Cart Service")}
+
+
 ENVIRONMENTS = b"""services:
   users:
     image: shop/users:1.4

@@ -314,11 +314,13 @@ def sentence_relations(
     checked: bool = False,
     verbs: VerbTable = DEFAULT_VERBS,
     code: Spans | None = None,
+    markdown: bool = True,
 ) -> list[RelationProposal]:
     """Relations stated in the sentences of `text` (`checked`: the caller found that
     `verbs.any_verb(text)`), by the phrases of `verbs`; fenced code is no prose (`code`: the
     text's code blocks, as `code_blocks` gives them for a chunk; None: those the text alone
-    shows)."""
+    shows). In text that is no Markdown (`markdown` false: configuration, whose `#` opens a
+    comment), no line is a heading."""
     found: list[RelationProposal] = []
     if not checked and not verbs.any_verb(text):
         return found
@@ -337,7 +339,7 @@ def sentence_relations(
         previous, before = before, (start, end)
         if sentence.lstrip().startswith("|") or not has_verb:
             continue  # a table (read row by row below), or no verb of the table
-        if is_heading(text, start):
+        if markdown and is_heading(text, start):
             continue  # a title, not a statement ("## Programmatic use through the API")
         names = names_in(sentence, known)
         if previous is not None:

@@ -27,6 +27,7 @@ from .calls import (
     propose,
     window_text,
 )
+from .config_prose import not_prose
 from .config_relations import read_yaml, toml_relations
 from .config_values import MAX_CONFIG_CHARS
 from .diagrams import diagram_relations, may_hold_diagrams
@@ -292,8 +293,12 @@ def _extract_one(
         previous = window[-1].text
 
     open_fence: str | None = None  # a Markdown code block open where the chunk starts
+    configuration = document.media_type in CONFIGURATION_TYPES
     for chunk in chunks_of(document):
-        code, open_fence = code_blocks(chunk.text, open_fence)
+        if configuration:  # its prose: a line's words, a comment apart
+            code = not_prose(chunk.text, document.media_type)
+        else:
+            code, open_fence = code_blocks(chunk.text, open_fence)
         if chunk.furniture:
             continue  # a PDF's running header or footer: names nothing the text says
         before = len(batch.rows.mentions)
@@ -305,7 +310,9 @@ def _extract_one(
             names = add_chunk_rows(offline, document, chunk, document.title, batch.rows)
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
-            _prose_relations(document, chunk, names, mentioned, batch, report, cues, code)
+            _prose_relations(
+                document, chunk, names, mentioned, batch, report, cues, code, configuration
+            )
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -326,9 +333,11 @@ def _prose_relations(
     report: ExtractionReport,
     cues: CueTable = DEFAULT_CUES,
     code: Spans | None = None,
+    configuration: bool = False,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
-    grounded like any other (`code`: the chunk's code blocks, from `code_blocks`)."""
+    grounded like any other (`code`: the chunk's code blocks, from `code_blocks`, or what of
+    a `configuration` file is not prose, from `not_prose`)."""
     verbs = cues.verbs
     verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
@@ -336,7 +345,11 @@ def _prose_relations(
         return  # most chunks: no verb of the table, no table, no acronym defined
     known = Names(names)
     proposed = [
-        *(sentence_relations(chunk.text, known, True, verbs, code) if verb else ()),
+        *(
+            sentence_relations(chunk.text, known, True, verbs, code, not configuration)
+            if verb
+            else ()
+        ),
         *table_relations(chunk.text, known, verbs),  # it looks for a table itself
         *aliases,
     ]

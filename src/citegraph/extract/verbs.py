@@ -112,6 +112,13 @@ def phrase_problem(phrase: str) -> str | None:
 
 
 _WORDS = re.compile(r"[a-z]+")
+# A verb's word followed by a participle and "by" is a noun: "DB calls made by the service",
+# "writes issued by the job" (the participle says who made them).
+_NOUN_BEFORE_AGENT = re.compile(
+    r"\s+(?:[a-z]+ed|made|sent|done|run|built|written|read|taken|given|seen|held|kept|shown|"
+    r"known|found|set|put|paid|brought|led)\s+by\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -197,7 +204,9 @@ class VerbTable:
             if key not in present:
                 continue  # its key word is not written here
             match = pattern.search(between)
-            if match is None:
+            if match is None or (
+                not verb.passive and _NOUN_BEFORE_AGENT.match(between, match.end())
+            ):
                 continue
             if best is None or match.start() < best.start:
                 best = Stated(verb.type, verb.passive, match.start(), match.end())
