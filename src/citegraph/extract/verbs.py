@@ -119,6 +119,11 @@ _NOUN_BEFORE_AGENT = re.compile(
     r"known|found|set|put|paid|brought|led)\s+by\b",
     re.I,
 )
+# What a verb is done with or through, not to: a name after it, past the verb's own object,
+# is no object ("reads carts via the Redis client" reads no Redis client).
+_INSTRUMENT = re.compile(
+    r"(?<![\w-])(?:via|through|using|by means of|with the help of)(?![\w-])", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,10 @@ class VerbTable:
                 not verb.passive and _NOUN_BEFORE_AGENT.match(between, match.end())
             ):
                 continue
+            if verb.phrase.split()[-1] not in _PREPOSITIONS and _INSTRUMENT.search(
+                between, match.end()
+            ):
+                continue  # the name after it is what the verb is done with
             if best is None or match.start() < best.start:
                 best = Stated(verb.type, verb.passive, match.start(), match.end())
         return best
