@@ -64,6 +64,10 @@ def test_an_acronym_opens_a_longer_name_and_stays_a_name_of_its_own() -> None:
 
 def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert _names("Use the form. Then wait. Alice waits. Then Alice leaves.") == {("Alice", "name")}
+    # A paragraph opens a sentence too, under a heading or a code block, with no full stop
+    # before it.
+    text = "## Setup\n\nQueries must use contexts.\n\n```\nrun()\n```\n\nWell, Alice waits."
+    assert _names(text) == {("Setup", "name"), ("Alice", "name")}
 
 
 def test_a_title_is_proposed_with_its_document() -> None:

@@ -152,8 +152,15 @@ class OfflineExtractor:
         for start, end, word in words_worth_a_look(text):
             opens = False
             if word[0].isupper():
-                before = text[max(0, start - 8) : start].rstrip(_BEFORE_A_SENTENCE)
-                opens = not before or before[-1] in _SENTENCE_ENDS
+                window = text[max(0, start - 8) : start]
+                before = window.rstrip(_BEFORE_A_SENTENCE)
+                # after a sentence's end, or a blank line (a paragraph under a heading or a
+                # code block opens a sentence too)
+                opens = (
+                    not before
+                    or before[-1] in _SENTENCE_ENDS
+                    or window.count("\n", len(before)) > 1
+                )
                 if not opens:
                     mid_sentence.add(word)
             kind = _kind_of(word)
