@@ -796,6 +796,16 @@ def test_a_name_the_verb_is_done_through_is_no_object(scope: Scope) -> None:
     }
 
 
+def test_a_name_before_a_folder_or_a_file_is_a_place_not_the_object(scope: Scope) -> None:
+    """ "uses the config files in the media-service folder" uses no media service."""
+    scope.ingest(
+        b"The Frontend Service uses the config files in the Media Service folder.\n\n"
+        b"The Frontend Service uses the Cart Service.\n",
+        name="chart.md",
+    )
+    assert _triples(scope) == {("Frontend Service", "uses", "Cart Service")}
+
+
 def test_a_verb_before_a_participle_and_by_is_a_noun(scope: Scope) -> None:
     """ "DB calls made by the service" names calls; "calls exposed endpoints of" still calls."""
     scope.ingest(

@@ -87,6 +87,8 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
     ):
         return []
+    if _A_PLACE_AFTER.match(text, following[0].end):
+        return []  # "uses the files in the media-service folder": a place, not the object
     listed = [following[0]]
     for name in following[1:]:
         if not _LIST_JOINER.fullmatch(text[listed[-1].end : name.start]):
@@ -95,6 +97,15 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     if len(listed) > 1 and _OWN_VERB.match(text, listed[-1].end):
         listed.pop()  # "X calls A and B restarts it": B opens a clause of its own
     return listed
+
+
+# A name before one of these words names a place among the project's files or pages, not a
+# component the verb reaches ("the media-service folder", "the cart chart", "the Redis docs").
+_A_PLACE_AFTER = re.compile(
+    r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
+    r"docs|documentation|pages?|sections?|readme|templates?|manifests?)(?![\w-])",
+    re.I,
+)
 
 
 # After the last name of a list: a verb of its own (an auxiliary, or a verb in -s or -ed
