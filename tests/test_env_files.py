@@ -119,6 +119,15 @@ def test_a_folders_env_file_is_ingested_only_when_asked(tmp_path: Path) -> None:
         "shop/.env",
         "shop/compose.yaml",
     ]
+    # The command says what it left out, and how to read it.
+    home = tmp_path / "home"
+    done = subprocess.run(
+        [CITEGRAPH, "ingest", str(tmp_path / "shop"), "--home", str(home)],
+        capture_output=True, text=True, timeout=120, env=env_with(), check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stderr.split())
+    assert "skipped 1 hidden .env file(s)" in said and "--env-files" in said
 
 
 def test_env_files_of_three_projects_among_a_megabyte_of_prose(tmp_path: Path) -> None:

@@ -66,7 +66,9 @@ def check_media_type(media_type: str, label: str) -> str:
     return media_type
 
 
-def expand(paths: list[Path], env_files: bool = False) -> tuple[list[SourceFile], list[Path]]:
+def expand(
+    paths: list[Path], env_files: bool = False, env_skipped: list[Path] | None = None
+) -> tuple[list[SourceFile], list[Path]]:
     """Files to ingest and files skipped (unsupported suffix), from files and folders.
 
     A file given directly is named by its file name; a file found in a folder is named by the
@@ -74,7 +76,7 @@ def expand(paths: list[Path], env_files: bool = False) -> tuple[list[SourceFile]
     directory the command runs from. Hidden files and folders are skipped, but for `.env`
     files when `env_files` (their settings can then be quoted, secrets included). Every path
     is checked before anything is read, so a typo stops the run before it stores anything.
-    """
+    The `.env` files skipped are added to `env_skipped` when it is given."""
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise InputNotFound(f"no such file or folder: {', '.join(str(p) for p in missing)}")
@@ -89,6 +91,8 @@ def expand(paths: list[Path], env_files: bool = False) -> tuple[list[SourceFile]
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
                 if name.startswith(".") and not (env_files and name == ENV_FILE):
+                    if name == ENV_FILE and env_skipped is not None:
+                        env_skipped.append(Path(folder) / name)
                     continue
                 found = Path(folder) / name
                 if found.suffix.lower() in MEDIA_TYPES or name == ENV_FILE:

@@ -101,7 +101,8 @@ def ingest(
         else None
     )
     try:
-        files, skipped = expand(paths, env_files=env_files)
+        env_skipped: list[Path] = []
+        files, skipped = expand(paths, env_files=env_files, env_skipped=env_skipped)
     except CitegraphError as exc:
         fail(str(exc), 1)
     results: list[IngestResult] = []
@@ -190,6 +191,12 @@ def ingest(
             err.print(
                 f"skipped {len(skipped)} file(s) of unsupported types: {shown}{more} "
                 "(--type text/plain reads a file given by name as text)"
+            )
+        if env_skipped:
+            err.print(
+                f"skipped {len(env_skipped)} hidden .env file(s) ({escape(str(env_skipped[0]))}"
+                f"{' ...' if len(env_skipped) > 1 else ''}): compose takes settings from them; "
+                "--env-files ingests them (they may hold secrets)"
             )
     if failures:
         raise typer.Exit(1)
