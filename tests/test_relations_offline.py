@@ -806,6 +806,34 @@ def test_a_name_before_a_folder_or_a_file_is_a_place_not_the_object(scope: Scope
     assert _triples(scope) == {("Frontend Service", "uses", "Cart Service")}
 
 
+def test_a_relation_is_read_for_negation_where_its_ends_were_read(scope: Scope) -> None:
+    """A sentence that names its ends twice: the polarity is that of the place the relation
+    was read at, not of the first place each end is named; a sentence that states a call and
+    denies another keeps both."""
+    scope.ingest(
+        b"The Parser Library holds the text of the License, but the Parser Library does not"
+        b" use the License.\n\n"
+        b"The Cart Service talks to Redis, but the Cart Service never calls Redis directly.\n",
+        name="notes.md",
+    )
+    assert _edges(scope) == {
+        ("Parser Library", "uses", "License", "negated", "actual"),
+        ("Cart Service", "calls", "Redis", "affirmed", "actual"),
+        ("Cart Service", "calls", "Redis", "negated", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+    # The ends are stored where they were read: the second "Parser Library", the second "License".
+    [doc] = scope.documents()
+    stored = scope.stored_text(doc.id)
+    rows = scope.graph.ro_query(
+        "MATCH ()-[r:RELATES {type: 'uses'}]->() "
+        "RETURN r.a_start_byte, r.a_end_byte, r.b_start_byte, r.b_end_byte"
+    )
+    [[a_start, a_end, b_start, b_end]] = rows
+    assert stored[a_start:a_end] == b"Parser Library" and a_start > stored.index(b"Parser Library")
+    assert stored[b_start:b_end] == b"License" and b_start > stored.index(b"License")
+
+
 def test_a_verb_before_a_participle_and_by_is_a_noun(scope: Scope) -> None:
     """ "DB calls made by the service" names calls; "calls exposed endpoints of" still calls."""
     scope.ingest(

@@ -26,6 +26,11 @@ MAX_EVIDENCE_BYTES = 600
 UNTYPED = "entity"
 
 
+# What tells one stored statement from another: its ends, type, quote's place, polarity and
+# modality.
+Statement = tuple[str, str, str, int, str, str]
+
+
 def ground(
     proposal: Proposal,
     document: Document,
@@ -37,7 +42,7 @@ def ground(
     known: Mapping[str, str] | None = None,
     mentioned: set[str] | None = None,
     fallback_type: str | None = None,
-    kept: set[tuple[str, str, str, int]] | None = None,
+    kept: set[Statement] | None = None,
     cues: CueTable = DEFAULT_CUES,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
@@ -80,8 +85,9 @@ def ground(
         quoted = FoldedText(evidence.text)
         ends = []
         spans: list[tuple[int, int]] = []
-        for name in (relation.source, relation.target):
-            inside = locate_name(name, quoted)
+        for name, hint in ((relation.source, relation.source_at),
+                           (relation.target, relation.target_at)):  # fmt: skip
+            inside = _read_at(evidence.text, name, hint) or locate_name(name, quoted)
             if inside is None:
                 break
             kind = (
@@ -104,7 +110,11 @@ def ground(
         if len(ends) < 2:
             report.drop(DropReason.ENDS_NOT_IN_QUOTE)
             continue
-        same = (ends[0][0], ends[1][0], relation.type, evidence.start_byte)
+        # Negated, hypothetical or planned: stored as such, never as a plain dependency.
+        polarity, modality = assess(evidence.text, tuple(spans), cues)
+        # One statement, one relation; a sentence that says it and its negation holds both.
+        same = (ends[0][0], ends[1][0], relation.type, evidence.start_byte, polarity.value,
+                modality.value)  # fmt: skip
         if same in kept:
             continue
         kept.add(same)
@@ -113,8 +123,6 @@ def ground(
                 located.add(key)
                 rows.mentions.append(mention_row(key, name, kind, chunk, document, at))
                 report.mentions += 1
-        # Negated, hypothetical or planned: stored as such, never as a plain dependency.
-        polarity, modality = assess(evidence.text, tuple(spans), cues)
         relations.append({
             "a": ends[0][0], "b": ends[1][0], "type": relation.type,
             "polarity": polarity.value, "modality": modality.value,
@@ -128,6 +136,16 @@ def ground(
             "description": relation.description,  # the model's words: stored, never cited
         })  # fmt: skip
         report.relations += 1
+
+
+def _read_at(quote: str, name: str, at: int | None) -> QuoteMatch | None:
+    """The name where the extractor read it in the located `quote` (`at`, characters), if
+    the quote holds exactly that name there."""
+    if at is None or at < 0 or quote[at : at + len(name)] != name:
+        return None
+    start = len(quote[:at].encode())
+    end = start + len(name.encode())
+    return QuoteMatch(start, end, at, at + len(name), name, 1)
 
 
 def _unreadable(proposal: Proposal, report: ExtractionReport) -> bool:
@@ -177,7 +195,7 @@ def ground_window(
         if not found:
             report.drop(DropReason.NOT_IN_SOURCE)
     types = {e.name: e.type for e in proposal.entities}
-    kept: dict[str, set[tuple[str, str, str, int]]] = {c.id: set() for c in chunks}
+    kept: dict[str, set[Statement]] = {c.id: set() for c in chunks}
     joined = "".join(c.text for c in chunks)
     for relation in proposal.relations:
         home = next(

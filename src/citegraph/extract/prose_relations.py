@@ -117,9 +117,18 @@ _OWN_VERB = re.compile(
 )
 
 
-def _add(found: list[RelationProposal], quote: str, a: str, b: str, kind: str) -> None:
+def _add(
+    found: list[RelationProposal],
+    quote: str,
+    a: str,
+    b: str,
+    kind: str,
+    at: tuple[int, int] | None = None,
+) -> None:
+    """Propose a relation (`at`: where in `quote` its ends were read, when known)."""
     if not _part_of(normalise_name(a), normalise_name(b)):
-        found.append(RelationProposal(source=a, target=b, type=kind, quote=quote))
+        a_at, b_at = at if at is not None else (None, None)
+        found.append(RelationProposal(a, b, kind, quote, source_at=a_at, target_at=b_at))
 
 
 def _part_of(a: str, b: str) -> bool:
@@ -366,7 +375,7 @@ def sentence_relations(
         if len(names) < 2:
             continue
         for a, b, kind in _stated(sentence, names, verbs):
-            _add(found, sentence, a.text, b.text, kind)
+            _add(found, sentence, a.text, b.text, kind, (a.start, b.start))
     return found
 
 

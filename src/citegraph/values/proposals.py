@@ -32,13 +32,18 @@ def model_words(said: object) -> str | None:
 class RelationProposal:
     """`quote`: the words of the chunk that state the relation. Offsets are never taken from
     an extractor: the quote is located in the stored bytes. `description`: a model's own words
-    about the relation, where it gave some; stored as its words, never cited."""
+    about the relation, where it gave some; stored as its words, never cited. `source_at` and
+    `target_at`: where in `quote` (characters) the extractor read each end, when the quote
+    names one twice ("X names Y, but X does not use Y"); grounding takes such a place only
+    where the located quote holds exactly that name there, and otherwise the first."""
 
     source: str
     target: str
     type: str
     quote: str
     description: str | None = None
+    source_at: int | None = None
+    target_at: int | None = None
 
 
 @dataclass(frozen=True)
