@@ -560,7 +560,11 @@ def test_a_column_naming_where_data_is_kept_states_a_use(scope: Scope) -> None:
         b"|---|---|---|---|\n"
         b"| Order Service | Go | PostgreSQL | Kafka |\n"
         b"| Inventory Service | Java | MySQL | |\n"
-        b"| Label Service | Rust | | |\n",
+        b"| Label Service | Rust | | |\n\n"
+        # A first column of languages holds no components: Go is no user of MySQL.
+        b"| Language | Persistence | Search |\n"
+        b"| -------- | ----------- | ------ |\n"
+        b"| Go       | MySQL       | OpenSearch |\n",
         name="services.md",
     )
     assert _triples(scope) == {

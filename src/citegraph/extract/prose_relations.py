@@ -390,6 +390,16 @@ def _plain(cell: str) -> str:
     return " ".join(MARKDOWN_LINK.sub(r"\1", cell).strip(" *_`").split())
 
 
+# A first column under one of these headers holds no components, so its rows state no
+# relations: "| Language | Persistence |" says Go is written against MySQL, not that Go uses it.
+_NO_COMPONENTS_COLUMN = frozenset(
+    "language languages runtime framework frameworks platform platforms version versions os "
+    "technology technologies tech stack tool tools library libraries package packages license "
+    "licence setting settings variable variables option options parameter parameters flag "
+    "flags field fields property properties key keys metric metrics".split()
+)
+
+
 def table_relations(
     text: str, known: Names, verbs: VerbTable = DEFAULT_VERBS
 ) -> list[RelationProposal]:
@@ -409,6 +419,8 @@ def table_relations(
         while index < len(lines) and lines[index].lstrip().startswith("|"):
             rows.append(lines[index])
             index += 1
+        if _plain(_cells(header)[0]).lower() in _NO_COMPONENTS_COLUMN:
+            continue  # "| Language | Persistence |": a row's first cell is no component
         subjects = [_plain(_cells(r)[0]) for r in rows]
         table_known = known.extended(s for s in subjects if 0 < len(s) <= 60)
         for row in rows:
