@@ -62,6 +62,11 @@ def test_an_acronym_opens_a_longer_name_and_stays_a_name_of_its_own() -> None:
     assert not any(name.startswith("DB_HOST ") for name, _ in found)
 
 
+def test_an_acronym_in_the_plural_is_no_name() -> None:
+    found = _names("By default the URLs will use the APIs of ECR Public and AWS, not VMs.")
+    assert found == {("ECR Public", "name"), ("AWS", "acronym"), ("ECR", "acronym")}
+
+
 def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert _names("Use the form. Then wait. Alice waits. Then Alice leaves.") == {("Alice", "name")}
     # A paragraph opens a sentence too, under a heading or a code block, with no full stop

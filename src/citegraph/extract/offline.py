@@ -88,6 +88,8 @@ def _kind(word: str) -> str | None:
     if first.isupper():
         if len(bare) >= 2 and bare.isupper() and len(bare) <= 10:
             return None if bare in _SHOUTED else "acronym"
+        if bare.endswith("s") and len(bare) >= 3 and bare[:-1].isupper() and bare[:-1].isalpha():
+            return None  # an acronym in the plural ("URLs", "APIs", "VMs") names a kind of thing
         return "identifier" if "_" in bare else "capitalised"
     if "_" in bare:
         return "identifier"
