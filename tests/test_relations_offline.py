@@ -838,6 +838,29 @@ def test_a_relation_is_read_for_negation_where_its_ends_were_read(scope: Scope) 
     assert stored[b_start:b_end] == b"License" and b_start > stored.index(b"License")
 
 
+def test_a_verb_in_its_base_form_must_agree_with_its_subject(scope: Scope) -> None:
+    """ "call", "use", "query" right after one singular name is no verb of it (a noun in "the
+    Jaeger query API", an imperative in "in `docker` use Ctrl+C"); after a modal, for a name
+    in the plural, a list of names, or the object of "have"/"let", it is."""
+    scope.ingest(
+        b"The Jaeger query API is used by the Test Runner.\n\n"
+        b"To stop the container in `docker` use Ctrl+C.\n\n"
+        b"The Cart Service can use Redis.\n\n"
+        b"The Workers call the Ledger.\n\n"
+        b"The Order Service and the Stock Service use Postgres.\n\n"
+        b"We let the Frontend call the Pricing Service.\n",
+        name="notes.md",
+    )
+    assert _triples(scope) == {
+        ("Test Runner", "uses", "API"),
+        ("Cart Service", "uses", "Redis"),
+        ("Workers", "calls", "Ledger"),
+        ("Order Service", "uses", "Postgres"),
+        ("Stock Service", "uses", "Postgres"),
+        ("Frontend", "calls", "Pricing Service"),
+    }
+
+
 def test_a_verb_before_a_participle_and_by_is_a_noun(scope: Scope) -> None:
     """ "DB calls made by the service" names calls; "calls exposed endpoints of" still calls."""
     scope.ingest(

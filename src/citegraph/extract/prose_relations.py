@@ -33,6 +33,7 @@ from .subjects import (
     MARKDOWN_LINK,
     OPENING,
     PRONOUN_LEADS,
+    agrees,
     listed_with,
     subject_of,
 )
@@ -151,7 +152,7 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
                 continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
         subject = subject_of(sentence, names, verb_start)
-        if subject is None:
+        if subject is None or not agrees(sentence, names, subject, verb_start):
             continue
         objects = _objects(sentence, names, verb_end)
         said = [(objects, stated)]
