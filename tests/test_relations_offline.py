@@ -804,6 +804,8 @@ def test_a_name_before_a_folder_or_a_file_is_a_place_not_the_object(scope: Scope
     """ "uses the config files in the media-service folder" uses no media service."""
     scope.ingest(
         b"The Frontend Service uses the config files in the Media Service folder.\n\n"
+        b"The Frontend Service consumes this OpenAPI spec to generate a client.\n\n"
+        b"The Frontend Service uses a Docker build.\n\n"
         b"The Frontend Service uses the Cart Service.\n",
         name="chart.md",
     )

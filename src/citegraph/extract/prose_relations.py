@@ -100,11 +100,13 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     return listed
 
 
-# A name before one of these words names a place among the project's files or pages, not a
-# component the verb reaches ("the media-service folder", "the cart chart", "the Redis docs").
+# A name before one of these words names a place among the project's files or pages, or a
+# text or artifact about it, not a component the verb reaches ("the media-service folder",
+# "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build").
 _A_PLACE_AFTER = re.compile(
     r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
-    r"docs|documentation|pages?|sections?|readme|templates?|manifests?)(?![\w-])",
+    r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
+    r"schemas?|formats?|definitions?|builds?|syntax|conventions?)(?![\w-])",
     re.I,
 )
 
