@@ -23,6 +23,7 @@ COMPOSE = b"""services:
     environment:
       - CART_ADDR
       - PAGE_SIZE
+      - QUEUE_ADDR
       - OTEL_EXPORTER_OTLP_ENDPOINT=http://${COLLECTOR_HOST}:4317
   worker:
     image: shop/worker:1.0
@@ -43,6 +44,8 @@ PAGE_SIZE=50
 UNUSED_ADDR=ghost:9999
 RATES_ADDR=other-rates:9000
 DB_PASSWORD=hunter2
+QUEUE_HOST=queue
+QUEUE_ADDR=${QUEUE_HOST}:${QUEUE_PORT:-5672}
 """
 
 PAYMENTS = b"PAYMENT_ADDR=payment:50051\nRETRIES=3\n"
@@ -68,7 +71,8 @@ def _assert_located(scope: Scope) -> None:
 def test_a_compose_service_takes_its_unset_settings_from_env_files(scope: Scope) -> None:
     """`- CART_ADDR`, `CART_ADDR:` and `${STOCK_ADDR}` take the `.env` beside the compose
     file's value; a reference inside a value takes the setting it names; `env_file` takes
-    every setting of its file. A default the compose file states is its own (`rates`, not the
+    every setting of its file; a setting of the env file that names its host by another
+    (`${QUEUE_HOST}:5672`) is quoted where that one is. A default the compose file states is its own (`rates`, not the
     env file's `other-rates`); a setting no service takes, or that is no address, calls
     nothing."""
     scope.ingest(COMPOSE, name="shop/compose.yaml")
@@ -79,6 +83,7 @@ def test_a_compose_service_takes_its_unset_settings_from_env_files(scope: Scope)
         ("web", "cart", "CART_ADDR=cart:${CART_PORT}", "shop/.env"),
         ("web", "otel-collector", "COLLECTOR_HOST=otel-collector", "shop/.env"),
         ("web", "payment", "PAYMENT_ADDR=payment:50051", "shop/config/payments.env"),
+        ("web", "queue", "QUEUE_HOST=queue", "shop/.env"),
         ("worker", "cart", "CART_ADDR=cart:${CART_PORT}", "shop/.env"),
         ("worker", "stock", 'STOCK_ADDR="http://stock:8080"', "shop/.env"),
         ("worker", "rates", "RATES_ADDR: ${RATES_ADDR:-rates:9000}", "shop/compose.yaml"),

@@ -68,8 +68,10 @@ def env_file_calls(text: str, key: str | None, owner: Located) -> list[Structura
     file's `text`: each that names an address, by its name or its value, quoted from its key
     to the end of its value."""
     found: list[StructuralRelation] = []
-    for setting in env_settings(text):
-        if key is not None and setting.key != key:
+    settings = env_settings(text)
+    taken = None if key is None else _taken_with_references(settings, key)
+    for setting in settings:
+        if taken is not None and setting.key not in taken:
             continue
         if not names_an_address(setting.key, setting.value, env=True):
             continue
@@ -80,6 +82,27 @@ def env_file_calls(text: str, key: str | None, owner: Located) -> list[Structura
                 target = Located(host, at, at + len(host))
                 found.append(StructuralRelation("calls", evidence, owner, target))
     return found
+
+
+# A reference in an env file's value to another of its settings, with a default or not.
+_ENV_REFERENCE = re.compile(r"\$\{(?P<braced>\w+)|\$(?P<bare>[A-Za-z_]\w*)")
+
+
+def _taken_with_references(settings: list[EnvSetting], key: str) -> set[str]:
+    """`key` and the settings of the same file its value refers to, and theirs in turn:
+    `KAFKA_ADDR=${KAFKA_HOST}:${KAFKA_PORT}` takes `KAFKA_HOST=kafka`, the line that names
+    the host."""
+    values = {s.key: s.value for s in settings}  # the last of a key counts, as for compose
+    taken: set[str] = set()
+    pending = [key]
+    while pending:
+        name = pending.pop()
+        if name in taken or name not in values:
+            continue
+        taken.add(name)
+        for reference in _ENV_REFERENCE.finditer(values[name]):
+            pending.append(reference.group("braced") or reference.group("bare"))
+    return taken
 
 
 def env_file_path(compose_document: str, named: str) -> str:
