@@ -72,9 +72,9 @@ def test_a_compose_service_takes_its_unset_settings_from_env_files(scope: Scope)
     """`- CART_ADDR`, `CART_ADDR:` and `${STOCK_ADDR}` take the `.env` beside the compose
     file's value; a reference inside a value takes the setting it names; `env_file` takes
     every setting of its file; a setting of the env file that names its host by another
-    (`${QUEUE_HOST}:5672`) is quoted where that one is. A default the compose file states is its own (`rates`, not the
-    env file's `other-rates`); a setting no service takes, or that is no address, calls
-    nothing."""
+    (`${QUEUE_HOST}:5672`) is quoted where that one is. A default the compose file states
+    is its own (`rates`, not the env file's `other-rates`); a setting no service takes, or
+    that is no address, calls nothing."""
     scope.ingest(COMPOSE, name="shop/compose.yaml")
     scope.ingest(ENV, name="shop/.env")
     scope.ingest(PAYMENTS, name="shop/config/payments.env")
