@@ -755,6 +755,46 @@ def test_routes_and_traffic_rules_call_nothing_themselves(scope: Scope) -> None:
     assert _triples(scope) == {("web", "calls", "cart")}
 
 
+FLAGS = b"""services:
+  catalog:
+    image: shop/catalog
+    environment:
+      - CATALOG_SEARCH_ENABLED=${SEARCH_ENABLED:-false}
+      - CATALOG_SEARCH_ENDPOINT=http://opensearch:9200
+      - CATALOG_DB_ENDPOINT=catalog-db:3306
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: shipping
+spec:
+  template:
+    spec:
+      containers:
+        - name: shipping
+          env:
+            - name: JAVA_OPTS
+              value: -Xms64m -Dspring.zipkin.enabled=false
+            - name: ZIPKIN_ADDR
+              value: zipkin.jaeger.svc.cluster.local
+            - name: QUEUE_HOST
+              value: rabbitmq
+"""
+
+
+def test_a_call_of_a_feature_turned_off_beside_it_is_hypothetical(scope: Scope) -> None:
+    """A flag beside an address that turns its feature off (`..._SEARCH_ENABLED=false`,
+    `-Dspring.zipkin.enabled=false`) makes that call hypothetical; the others stay actual."""
+    scope.ingest(FLAGS.split(b"---\n")[0], name="compose.yaml")
+    scope.ingest(FLAGS.split(b"---\n")[1], name="shipping.yaml")
+    assert _edges(scope) == {
+        ("catalog", "calls", "opensearch", "affirmed", "hypothetical"),
+        ("catalog", "calls", "catalog-db", "affirmed", "actual"),
+        ("shipping", "calls", "zipkin", "affirmed", "hypothetical"),
+        ("shipping", "calls", "rabbitmq", "affirmed", "actual"),
+    }
+
+
 COMMENTED = b"""# The Cart Service writes to Redis.
 apiVersion: networking.istio.io/v1alpha3
 kind: Gateway

@@ -36,6 +36,7 @@ from .config_values import (
     same_component,
 )
 from .env_files import compose_env_imports
+from .feature_flags import conditioned, features_off
 from .structural import Located, StructuralRelation
 from .yaml_nodes import get as _get
 from .yaml_nodes import located as _located
@@ -286,8 +287,8 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             names = frozenset(n for k, _ in _pairs(services) if (n := _scalar(k)))
             for key, body in _pairs(services):
                 if _scalar(key) and relations:
-                    found = _settings(text, _named(text, key), body, set(), peers=peers)
-                    read.relations.extend(found)
+                    found = list(_settings(text, _named(text, key), body, set(), peers=peers))
+                    read.relations.extend(conditioned(found, features_off(body)))
                     read.relations.extend(_links(text, _named(text, key), body, names))
                 if _scalar(key):  # what it takes from env files, read with them
                     taken = dict.fromkeys(compose_env_imports(body))
@@ -310,7 +311,8 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             continue
         located = _named(text, owner)
         if relations:
-            read.relations.extend(_settings(text, located, root, set()))
+            found = list(_settings(text, located, root, set()))
+            read.relations.extend(conditioned(found, features_off(root)))
         imports.extend((located, namespace, ref) for ref in _imports(root))
     for owner, namespace, ref in imports:
         held = in_namespace(read.maps.get(ref[:2], []), namespace)

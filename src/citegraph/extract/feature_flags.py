@@ -1,0 +1,101 @@
+"""Calls a service makes only when a feature it has turned off is on.
+
+A service's settings often carry an address and, beside it, a flag that turns the feature
+using it off: `RETAIL_CATALOG_SEARCH_ENABLED=false` beside
+`RETAIL_CATALOG_SEARCH_OS_ENDPOINT=http://opensearch:9200`, or `-Dspring.zipkin.enabled=false`
+in `JAVA_OPTS` beside `ZIPKIN=zipkin:9411`. Such a call is stated, and made only in another
+configuration: it is stored as hypothetical, not as an actual dependency. The feature is the
+word before "enabled" in the flag's name (`SEARCH`, `zipkin`), and a call belongs to it when
+its quote holds that word.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from .config_values import with_defaults
+from .structural import StructuralRelation
+from .yaml_nodes import pairs, scalar
+
+# A flag written as a setting of its own, or inside a value (`-Dspring.zipkin.enabled=false`,
+# `--search-enabled=false`): what comes before "enabled", and the value.
+_IN_A_VALUE = re.compile(r"([\w.-]+?)[._-]enabled\s*[=:]\s*[\"']?(\w+)", re.I)
+_FLAG_NAME = re.compile(r"(.+?)[._-]?enabled", re.I)
+_OFF = frozenset({"false", "0", "no", "off"})
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def _feature(prefix: str) -> str | None:
+    """The feature a flag's name says, its last word before "enabled"."""
+    words = _WORD.findall(prefix)
+    return words[-1].lower() if words else None
+
+
+def features_off(node: Any) -> set[str]:
+    """The features a service's settings (its YAML `node`, read to any depth) turn off."""
+    import yaml
+
+    off: set[str] = set()
+    pending, seen = [node], set()
+    while pending:
+        item = pending.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, yaml.SequenceNode):
+            pending.extend(item.value)
+            continue
+        value = scalar(item)
+        if value is not None:
+            off.update(_off_in_a_value(value))
+            continue
+        entries = pairs(item)
+        named = next((scalar(v) for k, v in entries if scalar(k) == "name"), None)
+        for key, child in entries:
+            name, setting = scalar(key), scalar(child)
+            if name == "value" and named is not None and setting is not None:
+                name = named  # a Kubernetes env entry: `name:` and `value:`
+            if name is not None and setting is not None:
+                off.update(_flag_off(name, setting))
+            pending.append(child)
+    return off
+
+
+def _flag_off(name: str, value: str) -> set[str]:
+    read = with_defaults(value.strip())
+    flag = _FLAG_NAME.fullmatch(name.strip())
+    if flag is None or read is None or read[0].strip().strip("\"'").lower() not in _OFF:
+        return set()
+    feature = _feature(flag.group(1))
+    return {feature} if feature else set()
+
+
+def _off_in_a_value(value: str) -> set[str]:
+    off: set[str] = set()
+    for match in _IN_A_VALUE.finditer(value):
+        if match.group(2).lower() in _OFF:
+            feature = _feature(match.group(1))
+            if feature:
+                off.add(feature)
+    if "=" in value and " " not in value.strip():  # a compose list entry: KEY=value
+        name, _, setting = value.partition("=")
+        off.update(_flag_off(name, setting))
+    return off
+
+
+def conditioned(relations: list[StructuralRelation], off: set[str]) -> list[StructuralRelation]:
+    """`relations` with each call of a feature in `off` made hypothetical."""
+    if not off:
+        return relations
+    return [
+        dataclasses.replace(r, modality="hypothetical")
+        if r.type == "calls" and off & _words(r.evidence.text)
+        else r
+        for r in relations
+    ]
