@@ -826,9 +826,11 @@ def test_configuration_prose_is_a_lines_words_with_a_comment_apart(scope: Scope)
 
 def test_a_name_the_verb_is_done_through_is_no_object(scope: Scope) -> None:
     """ "reads carts via the Redis Client" reads no Redis Client; a name before "via" or
-    "through" is still the object, and a phrase ending in a preposition still has its own."""
+    "through" is still the object, and a phrase ending in a preposition still has its own.
+    A path names a file or a folder, no component."""
     scope.ingest(
         b"The Cart Service reads carts via the Redis Client.\n\n"
+        b"The `read-du` container reads in sizes of all directories below `/mnt`.\n\n"
         b"The Loader reads directly through the Settings Store to set the count.\n\n"
         b"The Frontend calls the Checkout Service via gRPC.\n\n"
         b"The Worker writes to the Blob Store using the AWS SDK.\n",

@@ -120,6 +120,9 @@ _OWN_VERB = re.compile(
 )
 
 
+_PATH_STARTS = ("/", "./", "../", "~/")
+
+
 def _add(
     found: list[RelationProposal],
     quote: str,
@@ -128,7 +131,10 @@ def _add(
     kind: str,
     at: tuple[int, int] | None = None,
 ) -> None:
-    """Propose a relation (`at`: where in `quote` its ends were read, when known)."""
+    """Propose a relation (`at`: where in `quote` its ends were read, when known). A path
+    names a file or a folder, not a component ("reads the sizes below `/mnt`")."""
+    if a.startswith(_PATH_STARTS) or b.startswith(_PATH_STARTS):
+        return
     if not _part_of(normalise_name(a), normalise_name(b)):
         a_at, b_at = at if at is not None else (None, None)
         found.append(RelationProposal(a, b, kind, quote, source_at=a_at, target_at=b_at))
