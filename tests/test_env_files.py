@@ -24,6 +24,8 @@ COMPOSE = b"""services:
       - CART_ADDR
       - PAGE_SIZE
       - QUEUE_ADDR
+      - LEDGER_ADDR
+      - LEDGER_ENABLED
       - OTEL_EXPORTER_OTLP_ENDPOINT=http://${COLLECTOR_HOST}:4317
   worker:
     image: shop/worker:1.0
@@ -46,6 +48,8 @@ RATES_ADDR=other-rates:9000
 DB_PASSWORD=hunter2
 QUEUE_HOST=queue
 QUEUE_ADDR=${QUEUE_HOST}:${QUEUE_PORT:-5672}
+LEDGER_ADDR=ledger:9000
+LEDGER_ENABLED=false
 """
 
 PAYMENTS = b"PAYMENT_ADDR=payment:50051\nRETRIES=3\n"
@@ -74,7 +78,8 @@ def test_a_compose_service_takes_its_unset_settings_from_env_files(scope: Scope)
     every setting of its file; a setting of the env file that names its host by another
     (`${QUEUE_HOST}:5672`) is quoted where that one is. A default the compose file states
     is its own (`rates`, not the env file's `other-rates`); a setting no service takes, or
-    that is no address, calls nothing."""
+    that is no address, calls nothing; a call whose feature the service's flag turns off is
+    hypothetical."""
     scope.ingest(COMPOSE, name="shop/compose.yaml")
     scope.ingest(ENV, name="shop/.env")
     scope.ingest(PAYMENTS, name="shop/config/payments.env")
@@ -84,11 +89,17 @@ def test_a_compose_service_takes_its_unset_settings_from_env_files(scope: Scope)
         ("web", "otel-collector", "COLLECTOR_HOST=otel-collector", "shop/.env"),
         ("web", "payment", "PAYMENT_ADDR=payment:50051", "shop/config/payments.env"),
         ("web", "queue", "QUEUE_HOST=queue", "shop/.env"),
+        ("web", "ledger", "LEDGER_ADDR=ledger:9000", "shop/.env"),
         ("worker", "cart", "CART_ADDR=cart:${CART_PORT}", "shop/.env"),
         ("worker", "stock", 'STOCK_ADDR="http://stock:8080"', "shop/.env"),
         ("worker", "rates", "RATES_ADDR: ${RATES_ADDR:-rates:9000}", "shop/compose.yaml"),
     }
     _assert_located(scope)
+    # The feature the service turns off in the env file (LEDGER_ENABLED=false): its call is
+    # made only in another configuration.
+    modality = {(r.source, r.target): r.modality for r in scope.relations() if not r.weak}
+    assert modality[("web", "ledger")] == "hypothetical"
+    assert modality[("web", "cart")] == "actual"
 
 
 def test_an_env_file_is_read_when_it_comes_and_again_when_it_changes(scope: Scope) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config_values import hosts_in, names_an_address, same_component
+from .feature_flags import flag_off
 from .structural import Located, StructuralRelation
 from .yaml_nodes import get, pairs, scalar
 
@@ -103,6 +104,17 @@ def _taken_with_references(settings: list[EnvSetting], key: str) -> set[str]:
         for reference in _ENV_REFERENCE.finditer(values[name]):
             pending.append(reference.group("braced") or reference.group("bare"))
     return taken
+
+
+def env_features_off(text: str, keys: set[str | None]) -> set[str]:
+    """The features the settings `keys` (None among them: every setting) of an env file's
+    `text` turn off (`MCP_ENABLED=False`), for the calls of a service taking them."""
+    return {
+        feature
+        for setting in env_settings(text)
+        if None in keys or setting.key in keys
+        for feature in flag_off(setting.key, setting.value)
+    }
 
 
 def env_file_path(compose_document: str, named: str) -> str:

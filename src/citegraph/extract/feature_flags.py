@@ -62,12 +62,13 @@ def features_off(node: Any) -> set[str]:
             if name == "value" and named is not None and setting is not None:
                 name = named  # a Kubernetes env entry: `name:` and `value:`
             if name is not None and setting is not None:
-                off.update(_flag_off(name, setting))
+                off.update(flag_off(name, setting))
             pending.append(child)
     return off
 
 
-def _flag_off(name: str, value: str) -> set[str]:
+def flag_off(name: str, value: str) -> set[str]:
+    """The feature a setting `name` = `value` turns off, if it is such a flag."""
     read = with_defaults(value.strip())
     flag = _FLAG_NAME.fullmatch(name.strip())
     if flag is None or read is None or read[0].strip().strip("\"'").lower() not in _OFF:
@@ -85,7 +86,7 @@ def _off_in_a_value(value: str) -> set[str]:
                 off.add(feature)
     if "=" in value and " " not in value.strip():  # a compose list entry: KEY=value
         name, _, setting = value.partition("=")
-        off.update(_flag_off(name, setting))
+        off.update(flag_off(name, setting))
     return off
 
 

@@ -28,7 +28,8 @@ from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository, link_identity
 from ..values.documents import Chunk, Document
 from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
-from .env_files import ENV_FILE_KIND, env_file_calls, env_file_path
+from .env_files import ENV_FILE_KIND, env_features_off, env_file_calls, env_file_path
+from .feature_flags import conditioned
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
 from .modality import DEFAULT_CUES, CueTable
@@ -110,11 +111,17 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
             defined.setdefault(defines, []).extend((file, h) for h in held)
     env_files = {f.document.name: f for f in files if f.document.media_type == ENV_TYPE}
     for file in files:
+        # What each service takes from each env file: a flag among it turns its feature off.
+        env_keys: dict[tuple[int, str], set[str | None]] = {}
+        for owner, _, (kind, name, key) in file.read.imports:
+            if kind == ENV_FILE_KIND:
+                env_keys.setdefault((owner.start, name), set()).add(key)
         for owner, namespace, (kind, name, key) in file.read.imports:
             if kind == ENV_FILE_KIND:
                 env = env_files.get(env_file_path(file.document.name, name))
                 if env is not None:
-                    for relation in env_file_calls(env.text.text, key, owner):
+                    off = env_features_off(env.text.text, env_keys[(owner.start, name)])
+                    for relation in conditioned(env_file_calls(env.text.text, key, owner), off):
                         yield file, env, relation
                 continue
             others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
