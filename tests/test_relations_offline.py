@@ -762,6 +762,8 @@ FLAGS = b"""services:
       - CATALOG_SEARCH_ENABLED=${SEARCH_ENABLED:-false}
       - CATALOG_SEARCH_ENDPOINT=http://opensearch:9200
       - CATALOG_DB_ENDPOINT=catalog-db:3306
+      - FEATURE_ENABLED=false
+      - FEATURE_STORE_ADDR=flags:8080
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -790,6 +792,7 @@ def test_a_call_of_a_feature_turned_off_beside_it_is_hypothetical(scope: Scope) 
     assert _edges(scope) == {
         ("catalog", "calls", "opensearch", "affirmed", "hypothetical"),
         ("catalog", "calls", "catalog-db", "affirmed", "actual"),
+        ("catalog", "calls", "flags", "affirmed", "actual"),  # "feature" names none
         ("shipping", "calls", "zipkin", "affirmed", "hypothetical"),
         ("shipping", "calls", "rabbitmq", "affirmed", "actual"),
     }

@@ -32,8 +32,9 @@ _LINE = re.compile(
     r"^[ \t]*(?:export[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*(?P<value>[^\r\n]*)",
     re.M,
 )
-# A setting of the compose file that stands for another one, all of it: `${CART_ADDR}`,
-# `$CART_ADDR` (with a default, `${CART_ADDR:-cart:7070}`, the compose file says the value).
+# A reference in a compose value to a setting with no default, taken from the env file:
+# `${CART_ADDR}`, `$CART_ADDR` (with one, `${CART_ADDR:-cart:7070}`, the compose file says the
+# value itself).
 _REFERENCES = re.compile(r"\$\{(?P<braced>\w+)\}|\$(?P<bare>[A-Za-z_]\w*)")
 
 

@@ -31,10 +31,15 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text)}
 
 
+# Words before "enabled" that name no feature of their own ("isEnabled", "FEATURE_ENABLED").
+_NO_FEATURE = frozenset({"is", "be", "feature", "features", "flag", "service", "app"})
+
+
 def _feature(prefix: str) -> str | None:
     """The feature a flag's name says, its last word before "enabled"."""
     words = _WORD.findall(prefix)
-    return words[-1].lower() if words else None
+    word = words[-1].lower() if words else ""
+    return word if len(word) >= 2 and word not in _NO_FEATURE else None
 
 
 def features_off(node: Any) -> set[str]:
