@@ -123,17 +123,19 @@ def test_an_env_file_is_read_when_it_comes_and_again_when_it_changes(scope: Scop
 
 
 def test_a_folders_env_file_is_ingested_only_when_asked(tmp_path: Path) -> None:
-    """`.env` is hidden and often holds secrets: a folder's is skipped unless asked for
-    (`--env-files`); other hidden files stay skipped either way."""
+    """Env files often hold secrets: a folder's (`.env`, `prod.env`) are skipped unless asked
+    for (`--env-files`); other hidden files stay skipped either way."""
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "compose.yaml").write_bytes(COMPOSE)
     (tmp_path / "shop" / ".env").write_bytes(ENV)
     (tmp_path / "shop" / ".secrets.yaml").write_bytes(b"TOKEN: x\n")
+    (tmp_path / "shop" / "prod.env").write_bytes(b"DATABASE_URL=postgres://admin:pw@db:5432/app\n")
     names = lambda files: sorted(f.name for f in files)  # noqa: E731
     assert names(expand([tmp_path / "shop"])[0]) == ["shop/compose.yaml"]
     assert names(expand([tmp_path / "shop"], env_files=True)[0]) == [
         "shop/.env",
         "shop/compose.yaml",
+        "shop/prod.env",
     ]
     # The command says what it left out, and how to read it.
     home = tmp_path / "home"
@@ -143,7 +145,7 @@ def test_a_folders_env_file_is_ingested_only_when_asked(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stderr.split())
-    assert "skipped 1 hidden .env file(s)" in said and "--env-files" in said
+    assert "skipped 2 env file(s)" in said and "--env-files" in said
 
 
 def test_env_files_of_three_projects_among_a_megabyte_of_prose(tmp_path: Path) -> None:
@@ -196,3 +198,31 @@ def test_env_files_of_three_projects_among_a_megabyte_of_prose(tmp_path: Path) -
     assert ("beta-basket", "beta/.env") in pairs
     assert ("beta-cart", "beta/.env") not in pairs
     assert ("alpha-cart", "alpha/.env") in pairs
+
+
+def test_what_compose_would_take_is_what_is_read(scope: Scope) -> None:
+    """A key written twice counts as its last line; `./.env` is the same file as `.env` (its
+    flag applies whichever way it is named); a health check's flag turns off no call."""
+    compose = b"""services:
+  agent:
+    image: shop/agent
+    env_file: ./.env
+    environment:
+      - MCP_ADDR
+      - CART_ADDR
+      - SPRING_REDIS_HOST
+      - MANAGEMENT_HEALTH_REDIS_ENABLED
+"""
+    env = (
+        b"CART_ADDR=old-cart:1\nCART_ADDR=cart:7070\nMCP_ADDR=mcp:8080\nMCP_ENABLED=false\n"
+        b"SPRING_REDIS_HOST=redis\nMANAGEMENT_HEALTH_REDIS_ENABLED=false\n"
+    )
+    scope.ingest(compose, name="agent/compose.yaml")
+    scope.ingest(env, name="agent/.env")
+    edges = {(r.source, r.target, r.modality) for r in scope.relations() if not r.weak}
+    assert edges == {
+        ("agent", "cart", "actual"),
+        ("agent", "mcp", "hypothetical"),
+        ("agent", "redis", "actual"),
+    }
+    _assert_located(scope)

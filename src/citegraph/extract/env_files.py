@@ -35,7 +35,9 @@ _LINE = re.compile(
 # A reference in a compose value to a setting with no default, taken from the env file:
 # `${CART_ADDR}`, `$CART_ADDR` (with one, `${CART_ADDR:-cart:7070}`, the compose file says the
 # value itself).
-_REFERENCES = re.compile(r"\$\{(?P<braced>\w+)\}|\$(?P<bare>[A-Za-z_]\w*)")
+_REFERENCES = re.compile(
+    r"(?<!\$)\$\{(?P<braced>\w+)(?::?\?[^}]*)?\}|(?<!\$)\$(?P<bare>[A-Za-z_]\w*)"
+)  # `${VAR:?error}` has no default either; `$$` is a `$` written out
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,24 @@ def env_settings(text: str) -> list[EnvSetting]:
     return found
 
 
-def env_file_calls(text: str, key: str | None, owner: Located) -> list[StructuralRelation]:
+def last_settings(text: str) -> dict[str, EnvSetting]:
+    """The settings of an env file's text by key, a key written twice counted once, as its
+    last line (which is what compose takes)."""
+    return {s.key: s for s in env_settings(text)}
+
+
+def env_file_calls(
+    text: str, settings: dict[str, EnvSetting], key: str | None, owner: Located
+) -> list[StructuralRelation]:
     """The calls `owner` makes by taking the setting `key` (None: every setting) of an env
-    file's `text`: each that names an address, by its name or its value, quoted from its key
-    to the end of its value."""
+    file's `text` (its `settings`, from `last_settings`): each that names an address, by its
+    name or its value, quoted from its key to the end of its value."""
     found: list[StructuralRelation] = []
-    settings = env_settings(text)
-    taken = None if key is None else _taken_with_references(settings, key)
-    for setting in settings:
-        if taken is not None and setting.key not in taken:
-            continue
+    if key is None:
+        chosen = list(settings.values())
+    else:  # looked up, not scanned: a service takes a few settings of a long file
+        chosen = [settings[k] for k in sorted(_taken_with_references(settings, key))]
+    for setting in chosen:
         if not names_an_address(setting.key, setting.value, env=True):
             continue
         evidence = Located(text[setting.start : setting.end], setting.start, setting.end)
@@ -90,32 +100,28 @@ def env_file_calls(text: str, key: str | None, owner: Located) -> list[Structura
 _ENV_REFERENCE = re.compile(r"\$\{(?P<braced>\w+)|\$(?P<bare>[A-Za-z_]\w*)")
 
 
-def _taken_with_references(settings: list[EnvSetting], key: str) -> set[str]:
+def _taken_with_references(settings: dict[str, EnvSetting], key: str) -> set[str]:
     """`key` and the settings of the same file its value refers to, and theirs in turn:
     `KAFKA_ADDR=${KAFKA_HOST}:${KAFKA_PORT}` takes `KAFKA_HOST=kafka`, the line that names
     the host."""
-    values = {s.key: s.value for s in settings}  # the last of a key counts, as for compose
     taken: set[str] = set()
     pending = [key]
     while pending:
         name = pending.pop()
-        if name in taken or name not in values:
+        if name in taken or name not in settings:
             continue
         taken.add(name)
-        for reference in _ENV_REFERENCE.finditer(values[name]):
+        for reference in _ENV_REFERENCE.finditer(settings[name].value):
             pending.append(reference.group("braced") or reference.group("bare"))
     return taken
 
 
-def env_features_off(text: str, keys: set[str | None]) -> set[str]:
-    """The features the settings `keys` (None among them: every setting) of an env file's
-    `text` turn off (`MCP_ENABLED=False`), for the calls of a service taking them."""
-    return {
-        feature
-        for setting in env_settings(text)
-        if None in keys or setting.key in keys
-        for feature in flag_off(setting.key, setting.value)
-    }
+def env_features_off(settings: dict[str, EnvSetting], keys: set[str | None]) -> set[str]:
+    """The features the settings `keys` (None among them: every setting) of an env file (its
+    `settings`, from `last_settings`) turn off (`MCP_ENABLED=False`), for the calls of a
+    service taking them."""
+    chosen = settings.values() if None in keys else [settings[k] for k in keys if k in settings]
+    return {feature for s in chosen for feature in flag_off(s.key, s.value)}
 
 
 def env_file_path(compose_document: str, named: str) -> str:

@@ -35,11 +35,18 @@ def _words(text: str) -> set[str]:
 _NO_FEATURE = frozenset({"is", "be", "feature", "features", "flag", "service", "app"})
 
 
+# A flag of one side of a feature, not of the feature: `MANAGEMENT_HEALTH_REDIS_ENABLED`
+# turns off the health check of Redis, which the service still calls.
+_ONE_SIDE = frozenset({"health", "healthcheck", "metrics", "tls", "ssl", "auth", "debug"})
+
+
 def _feature(prefix: str) -> str | None:
     """The feature a flag's name says, its last word before "enabled"."""
-    words = _WORD.findall(prefix)
-    word = words[-1].lower() if words else ""
-    return word if len(word) >= 2 and word not in _NO_FEATURE else None
+    words = [w.lower() for w in _WORD.findall(prefix)]
+    word = words[-1] if words else ""
+    if len(word) < 2 or word in _NO_FEATURE or _ONE_SIDE.intersection(words):
+        return None
+    return word
 
 
 def features_off(node: Any) -> set[str]:

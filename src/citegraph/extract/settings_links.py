@@ -28,7 +28,13 @@ from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository, link_identity
 from ..values.documents import Chunk, Document
 from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
-from .env_files import ENV_FILE_KIND, env_features_off, env_file_calls, env_file_path
+from .env_files import (
+    ENV_FILE_KIND,
+    env_features_off,
+    env_file_calls,
+    env_file_path,
+    last_settings,
+)
 from .feature_flags import conditioned
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
@@ -110,18 +116,25 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
         for defines, held in file.read.maps.items():
             defined.setdefault(defines, []).extend((file, h) for h in held)
     env_files = {f.document.name: f for f in files if f.document.media_type == ENV_TYPE}
+    parsed = {name: last_settings(f.text.text) for name, f in env_files.items()}  # once each
     for file in files:
         # What each service takes from each env file: a flag among it turns its feature off.
         env_keys: dict[tuple[int, str], set[str | None]] = {}
         for owner, _, (kind, name, key) in file.read.imports:
             if kind == ENV_FILE_KIND:
-                env_keys.setdefault((owner.start, name), set()).add(key)
+                path = env_file_path(file.document.name, name)
+                env_keys.setdefault((owner.start, path), set()).add(key)
+        off_for: dict[tuple[int, str], set[str]] = {}
         for owner, namespace, (kind, name, key) in file.read.imports:
             if kind == ENV_FILE_KIND:
-                env = env_files.get(env_file_path(file.document.name, name))
+                path = env_file_path(file.document.name, name)
+                env = env_files.get(path)
                 if env is not None:
-                    off = env_features_off(env.text.text, env_keys[(owner.start, name)])
-                    for relation in conditioned(env_file_calls(env.text.text, key, owner), off):
+                    taken = (owner.start, path)
+                    if taken not in off_for:
+                        off_for[taken] = env_features_off(parsed[path], env_keys[taken])
+                    calls = env_file_calls(env.text.text, parsed[path], key, owner)
+                    for relation in conditioned(calls, off_for[taken]):
                         yield file, env, relation
                 continue
             others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]

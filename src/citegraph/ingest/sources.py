@@ -73,10 +73,11 @@ def expand(
 
     A file given directly is named by its file name; a file found in a folder is named by the
     folder's name and its path below it (`alice/pg11.txt`), so names do not depend on the
-    directory the command runs from. Hidden files and folders are skipped, but for `.env`
-    files when `env_files` (their settings can then be quoted, secrets included). Every path
+    directory the command runs from. Hidden files and folders are skipped, and env files
+    (`.env`, `prod.env`) unless `env_files` (their settings can then be quoted, secrets
+    included); a file given directly is ingested whatever its name. Every path
     is checked before anything is read, so a typo stops the run before it stores anything.
-    The `.env` files skipped are added to `env_skipped` when it is given."""
+    The env files skipped are added to `env_skipped` when it is given."""
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise InputNotFound(f"no such file or folder: {', '.join(str(p) for p in missing)}")
@@ -90,9 +91,12 @@ def expand(
         for folder, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
-                if name.startswith(".") and not (env_files and name == ENV_FILE):
-                    if name == ENV_FILE and env_skipped is not None:
+                dotenv = name == ENV_FILE or name.lower().endswith(ENV_FILE)
+                if dotenv and not env_files:
+                    if env_skipped is not None:  # `.env`, `prod.env`: secrets, maybe
                         env_skipped.append(Path(folder) / name)
+                    continue
+                if name.startswith(".") and not dotenv:
                     continue
                 found = Path(folder) / name
                 if found.suffix.lower() in MEDIA_TYPES or name == ENV_FILE:

@@ -64,9 +64,10 @@ def ingest(
         bool,
         typer.Option(
             "--env-files",
-            help="Also ingest the .env files found in folders: a compose file takes its "
-            "services' unset settings (- CART_ADDR) from the .env beside it, and they are then "
-            "read as calls. A .env often holds secrets: whatever is ingested can be quoted.",
+            help="Also ingest the env files (.env, *.env) found in folders: a compose file "
+            "takes its services' unset settings (- CART_ADDR) from the .env beside it, and they "
+            "are then read as calls. Env files often hold secrets: whatever is ingested can be "
+            "quoted.",
         ),
     ] = False,
     origin_kind: Annotated[
@@ -194,7 +195,7 @@ def ingest(
             )
         if env_skipped:
             err.print(
-                f"skipped {len(env_skipped)} hidden .env file(s) ({escape(str(env_skipped[0]))}"
+                f"skipped {len(env_skipped)} env file(s) ({escape(str(env_skipped[0]))}"
                 f"{' ...' if len(env_skipped) > 1 else ''}): compose takes settings from them; "
                 "--env-files ingests them (they may hold secrets)"
             )
