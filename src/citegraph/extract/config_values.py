@@ -214,6 +214,14 @@ def names_an_address(key: str, value: str | None, env: bool) -> bool:
 
 
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def setting_words(name: str) -> list[str]:
+    """The words of a setting's name, in lower case, however it joins them
+    (`DB_CONNECTION`, `connStr`, `spring.zipkin.enabled`)."""
+    return [w.lower() for w in _WORDS.findall(name)]
+
+
 # What a connection setting holds when it names a server: a connection string, a URL, or a
 # host (with a port, maybe options after), not a count, a duration or a flag.
 _CONNECTION_VALUE = re.compile(
@@ -236,7 +244,7 @@ _ADDRESS_WORDS = frozenset({"url", "urls", "uri", "uris"})
 
 def names_a_document(key: str) -> bool:
     """Whether an address setting's name says it points at a document (_DOCUMENT_WORDS)."""
-    words = [w.lower() for w in _WORDS.findall(key)]
+    words = setting_words(key)
     if not words or words[-1] not in _ADDRESS_WORDS:
         return False
     for word in reversed(words[:-1]):
@@ -260,7 +268,7 @@ def names_a_connection(key: str) -> bool:
     `ConnectionString`, `ConnectionStrings__OrdersDb`, `EventBusConnection`, `DB_CONNECTION`,
     `SENTRY_DSN`, `connStr`; not a bare `connection` (an HTTP header's, a pool's), nor
     `MaxConnections` or `ConnectionTimeout`."""
-    words = [w.lower() for w in _WORDS.findall(key)]
+    words = setting_words(key)
     pairs = itertools.pairwise(words)
     if any(a in ("connection", "conn") and b in ("string", "strings", "str") for a, b in pairs):
         return True

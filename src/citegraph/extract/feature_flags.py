@@ -15,7 +15,7 @@ import dataclasses
 import re
 from typing import Any
 
-from .config_values import with_defaults
+from .config_values import setting_words, with_defaults
 from .structural import StructuralRelation
 from .yaml_nodes import pairs, scalar
 
@@ -24,12 +24,6 @@ from .yaml_nodes import pairs, scalar
 _IN_A_VALUE = re.compile(r"([\w.-]+?)[._-]enabled\s*[=:]\s*[\"']?(\w+)", re.I)
 _FLAG_NAME = re.compile(r"(.+?)[._-]?enabled", re.I)
 _OFF = frozenset({"false", "0", "no", "off"})
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
-
-
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
-
 
 # Words before "enabled" that name no feature of their own ("isEnabled", "FEATURE_ENABLED").
 _NO_FEATURE = frozenset({"is", "be", "feature", "features", "flag", "service", "app"})
@@ -42,7 +36,7 @@ _ONE_SIDE = frozenset({"health", "healthcheck", "metrics", "tls", "ssl", "auth",
 
 def _feature(prefix: str) -> str | None:
     """The feature a flag's name says, its last word before "enabled"."""
-    words = [w.lower() for w in _WORD.findall(prefix)]
+    words = setting_words(prefix)
     word = words[-1] if words else ""
     if len(word) < 2 or word in _NO_FEATURE or _ONE_SIDE.intersection(words):
         return None
@@ -108,7 +102,7 @@ def conditioned(relations: list[StructuralRelation], off: set[str]) -> list[Stru
         return relations
     return [
         dataclasses.replace(r, modality="hypothetical")
-        if r.type == "calls" and off & _words(r.evidence.text)
+        if r.type == "calls" and off.intersection(setting_words(r.evidence.text))
         else r
         for r in relations
     ]

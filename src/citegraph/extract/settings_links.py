@@ -30,6 +30,7 @@ from ..values.documents import Chunk, Document
 from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
 from .env_files import (
     ENV_FILE_KIND,
+    EnvSetting,
     env_features_off,
     env_file_calls,
     env_file_path,
@@ -39,7 +40,7 @@ from .feature_flags import conditioned
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
 from .modality import DEFAULT_CUES, CueTable
-from .structural import DocumentText, StructuralRelation, relation_row
+from .structural import DocumentText, Located, StructuralRelation, relation_row
 
 YAML_TYPES = ("application/yaml", "application/json")
 ENV_TYPE = "text/x-dotenv"
@@ -118,25 +119,10 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
     env_files = {f.document.name: f for f in files if f.document.media_type == ENV_TYPE}
     parsed = {name: last_settings(f.text.text) for name, f in env_files.items()}  # once each
     for file in files:
-        # What each service takes from each env file: a flag among it turns its feature off.
-        env_keys: dict[tuple[int, str], set[str | None]] = {}
-        for owner, _, (kind, name, key) in file.read.imports:
-            if kind == ENV_FILE_KIND:
-                path = env_file_path(file.document.name, name)
-                env_keys.setdefault((owner.start, path), set()).add(key)
-        off_for: dict[tuple[int, str], set[str]] = {}
+        yield from _taken_from_env_files(file, env_files, parsed)
         for owner, namespace, (kind, name, key) in file.read.imports:
             if kind == ENV_FILE_KIND:
-                path = env_file_path(file.document.name, name)
-                env = env_files.get(path)
-                if env is not None:
-                    taken = (owner.start, path)
-                    if taken not in off_for:
-                        off_for[taken] = env_features_off(parsed[path], env_keys[taken])
-                    calls = env_file_calls(env.text.text, parsed[path], key, owner)
-                    for relation in conditioned(calls, off_for[taken]):
-                        yield file, env, relation
-                continue
+                continue  # read above
             others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
             fitting = in_namespace([h for _, h in others], namespace)
             holders = _nearest(file, [(f, h) for f, h in others if h in fitting])
@@ -145,6 +131,27 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
             holder, (_, root) = holders[0]
             for relation in taken_settings(holder.text.text, kind, root, key, owner):
                 yield file, holder, relation
+
+
+def _taken_from_env_files(
+    file: _File, env_files: dict[str, _File], parsed: dict[str, dict[str, EnvSetting]]
+) -> Iterable[tuple[_File, _File, StructuralRelation]]:
+    """(compose file, env file, relation) for each setting a service of `file` takes from an
+    env file stored at the path it names; a flag among what a service takes from one file
+    turns its calls of that feature off."""
+    taken: dict[tuple[int, str], tuple[Located, list[str | None]]] = {}
+    for owner, _, (kind, name, key) in file.read.imports:
+        path = env_file_path(file.document.name, name) if kind == ENV_FILE_KIND else None
+        if path is not None and path in env_files:
+            taken.setdefault((owner.start, path), (owner, []))[1].append(key)
+    for (_, path), (owner, keys) in taken.items():
+        env = env_files[path]
+        off = env_features_off(parsed[path], set(keys))
+        for key in keys:
+            for relation in conditioned(
+                env_file_calls(env.text.text, parsed[path], key, owner), off
+            ):
+                yield file, env, relation
 
 
 def _nearest(file: _File, holders: list[tuple[_File, Held]]) -> list[tuple[_File, Held]]:
