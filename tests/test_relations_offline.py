@@ -525,6 +525,37 @@ def test_a_name_written_in_lower_case_somewhere_is_found_in_any_case_on_the_slow
         assert [n.text for n in Names(known).find(text)] == ["İstanbul", "frontend"]
 
 
+def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
+    scope: Scope,
+) -> None:
+    """A design document names its parts in capitals once ("the Frontend", "Kafka") and in
+    lower case pages later: there they are still those names, so the later chunks' sentences
+    state relations between them. A word only ever opening sentences ("Gateway handles") is
+    no name anywhere, and a carried name after a quantifier is the ordinary word."""
+    filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
+    text = (
+        b"# Design\n\nRequests reach the Frontend first. Events go through Kafka.\n"
+        b"Gateway handles logins.\n\n" + filler + b"\n\nThe frontend calls the cart service.\n"
+        b"The order service writes to kafka.\n"
+        b"The gateway calls the auth service.\n"
+        b"These frontend pages use the image service.\n"
+    )
+    scope.ingest(text, name="design.md")
+    document = scope.documents()[0]
+    chunks = list(scope.chunks(document.id))
+    assert len(chunks) > 5
+    assert b"Frontend" in text[: chunks[0].end_byte] and b"calls" in text[chunks[-1].start_byte :]
+    later = [r for r in scope.relations() if not r.weak and r.start_byte >= chunks[-1].start_byte]
+    assert {(r.source, r.type, r.target) for r in later} == {
+        ("Frontend", "calls", "cart service"),
+        ("order service", "writes", "Kafka"),
+    }
+    _assert_located(scope, later)
+    # one identity, named in the first chunk and (in lower case) the last
+    [frontend] = scope.entities("frontend")
+    assert (frontend.name, frontend.type, frontend.mentions) == ("Frontend", "name", 2)
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

@@ -5,7 +5,7 @@ lowercase component phrases ("the payment service")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -63,10 +63,13 @@ class Name:
 
 
 class Names:
-    """The names to look for in a chunk's sentences."""
+    """The names to look for in a chunk's sentences. `carried`: one-word names found earlier
+    in the document, by their spelling in lower case ("frontend" -> "Frontend"), looked for
+    as whole lowercase words (so that a chunk need not have written them in capitals)."""
 
-    def __init__(self, known: Iterable[str]):
+    def __init__(self, known: Iterable[str], carried: Mapping[str, str] | None = None):
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
+        self.carried = carried or {}
 
     @cached_property
     def lowered(self) -> list[str] | None:
@@ -85,11 +88,35 @@ class Names:
         return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
 
     def extended(self, more: Iterable[str]) -> Names:
-        return Names([*self.known, *more])
+        return Names([*self.known, *more], self.carried)
 
     def find(self, text: str) -> list[Name]:
         """Every place a known name is written in `text` (case aside) as a whole word,
-        overlapping places included."""
+        overlapping places included; and a carried name written in lower case."""
+        found = self._find_known(text)
+        if self.carried:
+            found += self._find_carried(text)
+        return found
+
+    def _find_carried(self, text: str) -> list[Name]:
+        written = self.carried.keys() & set(_LOWERCASE_WORD.findall(text))
+        written -= self._own  # found already, in any case
+        found: list[Name] = []
+        if not written:
+            return found  # most sentences
+        for match in _LOWERCASE_WORD.finditer(text):
+            word = match.group()
+            if word in written and not _an_ordinary_word(
+                self.carried[word], text, match.start(), match.end()
+            ):
+                found.append(Name(word, match.start(), match.end()))
+        return found
+
+    @cached_property
+    def _own(self) -> set[str]:
+        return {n.lower() for n in self.known}
+
+    def _find_known(self, text: str) -> list[Name]:
         lowered, names = text.lower(), self.lowered
         if names is None or len(lowered) != len(text):
             return self._find_by_pattern(text)  # lowering moved offsets: the slow way
@@ -121,6 +148,7 @@ class Names:
         ]
 
 
+_LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
 _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING) - {"frontend", "backend", "gateway"}
 # Before an ordinary word, not a name: "these tools", "each tool".

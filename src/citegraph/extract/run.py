@@ -13,7 +13,7 @@ from ..ingest.sources import CONFIGURATION_TYPES
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
-from ..values.proposals import ExtractionReport, Proposal
+from ..values.proposals import ExtractionReport, Proposal, RelationProposal
 from .acronyms import alias_relations
 from .ahead import AskAhead
 from .calls import (
@@ -294,6 +294,7 @@ def _extract_one(
 
     open_fence: str | None = None  # a Markdown code block open where the chunk starts
     configuration = document.media_type in CONFIGURATION_TYPES
+    earlier = _EarlierNames()  # what the document's chunks read so far named
     for chunk in chunks_of(document):
         if configuration:  # its prose: a line's words, a comment apart
             code = not_prose(chunk.text, document.media_type)
@@ -311,8 +312,18 @@ def _extract_one(
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
             _prose_relations(
-                document, chunk, names, mentioned, batch, report, cues, code, configuration
+                document,
+                chunk,
+                names,
+                mentioned,
+                batch,
+                report,
+                cues,
+                code,
+                configuration,
+                earlier,
             )
+            earlier.add(names)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -334,16 +345,18 @@ def _prose_relations(
     cues: CueTable = DEFAULT_CUES,
     code: Spans | None = None,
     configuration: bool = False,
+    earlier: _EarlierNames | None = None,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other (`code`: the chunk's code blocks, from `code_blocks`, or what of
-    a `configuration` file is not prose, from `not_prose`)."""
+    a `configuration` file is not prose, from `not_prose`; `earlier`: names the document's
+    earlier chunks hold)."""
     verbs = cues.verbs
     verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
     if not verb and "|" not in chunk.text and not aliases:
         return  # most chunks: no verb of the table, no table, no acronym defined
-    known = Names(names)
+    known = Names(names, earlier.by_lower if earlier is not None else None)
     proposed = [
         *(
             sentence_relations(chunk.text, known, True, verbs, code, not configuration)
@@ -363,10 +376,45 @@ def _prose_relations(
             batch.rows,
             batch.relations,
             report,
-            names,
+            earlier.types_of(proposed, names) if earlier is not None else names,
             mentioned,
             cues=cues,
         )
+
+
+class _EarlierNames:
+    """The one-word names a document's earlier chunks found, for its later ones: a name
+    written in capitals once ("the Frontend calls", "Kafka") is that name where a later
+    chunk writes it in lower case ("the frontend reads from kafka"), as it is within one
+    chunk. Longer names need no carrying: a chunk finds them itself, in capitals, or in lower
+    case as a component ("the cart service")."""
+
+    LIMIT = 2_000  # names kept; a book names more, and its later chunks find theirs anew
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}  # the name -> its type
+        self.by_lower: dict[str, str] = {}  # the name in lower case -> the name
+
+    def add(self, names: dict[str, str]) -> None:
+        for name, kind in names.items():
+            if kind != "name" or not name.isalpha() or len(self.names) >= self.LIMIT:
+                continue
+            lowered = name.lower()
+            if lowered not in self.by_lower and len(lowered) == len(name):
+                self.names[name] = kind
+                self.by_lower[lowered] = name
+
+    def types_of(
+        self, proposed: Iterable[RelationProposal], names: dict[str, str]
+    ) -> dict[str, str]:
+        """`names`, with the type of each carried name that `proposed` has as an end."""
+        more = {
+            end: self.names[self.by_lower[end]]
+            for p in proposed
+            for end in (p.source, p.target)
+            if end not in names and end in self.by_lower
+        }
+        return {**names, **more} if more else names
 
 
 class _Structure:
