@@ -556,6 +556,48 @@ def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
     assert (frontend.name, frontend.type, frontend.mentions) == ("Frontend", "name", 2)
 
 
+def test_a_verb_before_to_passes_its_subject_on_to_the_infinitive(scope: Scope) -> None:
+    """ "X is configured to use Y", "X needs to query Y", "X seems to depend on Y": the
+    subject of a verb of that class is the infinitive's, which the cue table then reads
+    ("seems" hedges, "planned to" plans, "used to" held once). A verb that gives the
+    infinitive another agent ("allows clients to call") passes nothing on."""
+    scope.ingest(
+        b"Our shop has a Frontend, a Worker and a Gateway in front of Redis and Postgres.\n\n"
+        b"The Frontend is configured to use Redis.\n"
+        b"The Worker needs to query Postgres for every job.\n"
+        b"The order service seems to depend on Postgres.\n"
+        b"The cart service is planned to use DynamoDB.\n"
+        b"The Worker used to write to MongoDB.\n"
+        b"The Gateway allows clients to call the auth service.\n",
+        name="infinitives.md",
+    )
+    assert _edges(scope) == {
+        ("Frontend", "uses", "Redis", "affirmed", "actual"),
+        ("Worker", "calls", "Postgres", "affirmed", "actual"),
+        ("order service", "depends-on", "Postgres", "affirmed", "hypothetical"),
+        ("cart service", "uses", "DynamoDB", "affirmed", "planned"),
+        ("Worker", "writes", "MongoDB", "negated", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
+def test_words_describing_a_component_are_not_part_of_its_name(scope: Scope) -> None:
+    """Before "service", "database"...: a quantifier, an ordinary adjective or a participle
+    describes the component ("all services", "another required service", "a new service"),
+    so it names none, or it is left out of the name, where a cue it may be can be read
+    ("the deprecated billing service": the billing service, and planned)."""
+    scope.ingest(
+        b"The services start on their own, since all services try to connect to another "
+        b"required service as often as needed.\n"
+        b"The deprecated billing service still calls the ledger service.\n"
+        b"A new service reads from the existing database.\n",
+        name="describing.md",
+    )
+    assert _edges(scope) == {
+        ("billing service", "calls", "ledger service", "affirmed", "planned"),
+    }
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

@@ -181,6 +181,23 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
 
 
+# Words before a component word that describe it rather than name it ("a new service", "the
+# existing database", "a single server"); participles do too ("the required service", "a
+# managed database", "the deprecated billing service").
+_DESCRIBING = frozenset(
+    "another every many several various different same new old own other single separate "
+    "main whole entire specific particular respective relevant appropriate individual "
+    "existing underlying remaining corresponding following certain given actual real "
+    "additional extra further multiple".split()
+)
+
+
+def _names_a_component(word: str) -> bool:
+    lowered = word.lower()
+    participle = len(lowered) > 4 and lowered.endswith("ed") and not lowered.endswith("eed")
+    return not (lowered in STOPWORDS or lowered in _DESCRIBING or participle)
+
+
 def _joins(char: str) -> bool:
     """Whether `char` continues a word (as `[\\w-]` reads it)."""
     return char.isalnum() or char in "_-"
@@ -192,8 +209,12 @@ def names_in(text: str, known: Names) -> list[Name]:
     found = known.find(text)
     for match in _COMPONENT.finditer(text):
         words = match.group().split()
-        while words[:-1] and words[0].lower() in STOPWORDS:
-            words.pop(0)
+        # the words naming it, before the component word: "since all services", "another
+        # required service" and "the deprecated billing service" name none, or the billing one
+        first = len(words) - 1
+        while first > 0 and _names_a_component(words[first - 1]):
+            first -= 1
+        words = words[first:]
         if len(words) > 1:  # a bare "service" or "database" names nothing
             phrase = " ".join(words)
             start = match.end() - len(phrase)

@@ -117,13 +117,31 @@ def _list_start(text: str, names: list[Name], name: Name) -> Name:
     return listed[0] if listed else name
 
 
+# A verb whose subject is also that of the infinitive after it ("X is configured to use
+# Y", "X needs to call Y", "X seems to depend on Y"): a closed class of English verbs and
+# adjectives; the cue table says what "planned to", "used to" or "seems to" make of it.
+_CONTROL = re.compile(
+    r"(?<![\w-])(?:(?:(?:is|are|was|were|be|been|being)\s+(?:\w+ly\s+)?)?(?:configured|"
+    r"designed|built|set\s+up|meant|expected|supposed|able|unable|planned|scheduled|going|"
+    r"intended|likely|required|used)|needs?|needed|tries|try|tried|attempts?|attempted|"
+    r"wants?|wanted|intends?|intended|seems?|seemed|appears?|appeared|continues?|continued|"
+    r"has|have|had|starts?|started|begins?|began|fails?|failed|keeps?|plans?|chooses?|"
+    r"chose|prefers?|preferred)\s+to\s+\Z",
+    re.I,
+)
+
+
 def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
     only by a few words that open no new clause, or one followed by an aside (in commas,
-    parentheses or dashes). A verb after "to" (an infinitive) has no subject here."""
-    before = [n for n in names if n.end <= verb_start]
+    parentheses or dashes). A verb after "to" (an infinitive) has no subject here, unless
+    the verb before "to" passes its own on (_CONTROL: "X is configured to use Y")."""
     if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
-        return None
+        control = _CONTROL.search(text, max(0, verb_start - 60), verb_start)
+        if control is None:
+            return None
+        verb_start = control.start()
+    before = [n for n in names if n.end <= verb_start]
     aside = _after_aside(text, before, verb_start)
     if aside is not None:
         return aside
