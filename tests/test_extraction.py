@@ -75,6 +75,38 @@ def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert _names(text) == {("Setup", "name"), ("Alice", "name")}
 
 
+def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:
+    """A comment or heading that is a sentence opens with its verb ("# Turn this off",
+    "## See the guide"); one that is a title opens with a name ("## Chatbot", "# Checkout
+    service", "# Valkey used by the cart")."""
+    text = (
+        "# Turn this to False for calling the configured LLM\nFLAG=true\n"
+        "// See the guide for Redis\n## Chatbot\n# Checkout service\n"
+        "# Valkey used by the cart\n"
+    )
+    assert _names(text) == {
+        ("LLM", "acronym"), ("FLAG", "acronym"), ("Redis", "name"), ("Chatbot", "name"),
+        ("Checkout", "name"), ("Valkey", "name"), ("False", "name"),
+    }  # fmt: skip
+
+
+def test_a_licence_header_names_nothing() -> None:
+    """The licence grant atop a file (any comment style) is no text about the file; a
+    line outside it, a bullet about a licence, or prose quoting one still name things."""
+    header = (
+        "# Copyright 2024 Google LLC\n#\n"
+        '# Licensed under the Apache License, Version 2.0 (the "License");\n'
+        "# Unless required by applicable law or agreed to in writing, software\n"
+        "# See the License for the specific language governing permissions.\n\n"
+        "# Redis keeps the carts\napiVersion: v1\n"
+    )
+    assert _names(header) == {("Redis", "name"), ("apiVersion", "identifier")}
+    java = "/*\n * Copyright Acme Corp\n * SPDX-License-Identifier: MIT\n */\nclass CartStore {}\n"
+    assert _names(java) == {("CartStore", "name")}
+    markdown = "* Licensed under the MIT License\n* the cart uses Redis\n\nThe Apache License is fine."
+    assert {"MIT License", "Redis", "Apache License"} <= {n for n, _ in _names(markdown)}
+
+
 def test_a_title_is_proposed_with_its_document() -> None:
     assert ("Rome Protocols", "title") in _names(
         "The Rome Protocols were signed.", "Rome Protocols"

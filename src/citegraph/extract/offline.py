@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..text.words import STOPWORDS
+from .licence_headers import licence_spans
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
 from .prose_names import a_unit_at
@@ -126,6 +127,24 @@ def _kind_of(word: str) -> str | None:
         return kind
 
 
+# After an imperative opening a comment or heading, its object: "# Turn this off",
+# "# See the License", "## Use it with Redis".
+_AN_OBJECT_OPENS = re.compile(
+    r" (?:this|that|these|those|the|a|an|it|them|your|all|any|off|on|out|up|down)\b"
+)
+
+
+def _opens_a_comment(text: str, start: int, end: int, before: str) -> bool:
+    """Whether the word at `start` opens a sentence written after a line's `#` or `//` (a
+    configuration comment, or a heading) as its verb: followed by what a verb's object
+    starts with ("# Turn this off", "## See the guide"). "## Chatbot", "# Checkout service",
+    "# Valkey used by the cart" open with a name."""
+    if not before.endswith(("#", "//")) or _AN_OBJECT_OPENS.match(text, end) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return not text[line_start:start].strip("#/ \t")
+
+
 class OfflineExtractor:
     """Names by their shape (see the module docstring). Deterministic and model-free.
     `cues`: what the relations it reads are read for negation and modality with (the
@@ -151,7 +170,10 @@ class OfflineExtractor:
         words: list[Scanned] = []
         # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
         mid_sentence: set[str] = set()
+        headers = licence_spans(text)
         for start, end, word in words_worth_a_look(text):
+            if headers and any(a <= start < b for a, b in headers):
+                continue  # a licence header names nothing the file is about
             opens = False
             if word[0].isupper():
                 window = text[max(0, start - 8) : start]
@@ -162,6 +184,7 @@ class OfflineExtractor:
                     not before
                     or before[-1] in _SENTENCE_ENDS
                     or window.count("\n", len(before)) > 1
+                    or _opens_a_comment(text, start, end, before)
                 )
                 if not opens:
                     mid_sentence.add(word)
