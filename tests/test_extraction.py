@@ -103,7 +103,9 @@ def test_a_licence_header_names_nothing() -> None:
     assert _names(header) == {("Redis", "name"), ("apiVersion", "identifier")}
     java = "/*\n * Copyright Acme Corp\n * SPDX-License-Identifier: MIT\n */\nclass CartStore {}\n"
     assert _names(java) == {("CartStore", "name")}
-    markdown = "* Licensed under the MIT License\n* the cart uses Redis\n\nThe Apache License is fine."
+    markdown = (
+        "* Licensed under the MIT License\n* the cart uses Redis\n\nThe Apache License is fine."
+    )
     assert {"MIT License", "Redis", "Apache License"} <= {n for n, _ in _names(markdown)}
 
 

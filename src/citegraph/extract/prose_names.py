@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..text.words import STOPWORDS
+from .verbs import VERBS
 
 COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
@@ -223,6 +224,31 @@ def names_in(text: str, known: Names) -> list[Name]:
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
     kept: list[Name] = []
     for name in found:
-        if not kept or name.start >= kept[-1].end:
+        if (not kept or name.start >= kept[-1].end) and not _the_end_of_a_phrase(text, name):
             kept.append(name)
     return kept
+
+
+# Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase
+# ("the Jaeger query API", "the orders DB", "the admin UI"), not a name of their own.
+_GENERIC_ACRONYMS = frozenset({"API", "UI", "GUI", "CLI", "SDK", "URL", "URI", "DB"})
+_VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split())
+_WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z-]*) \Z")
+_TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
+
+
+def _the_end_of_a_phrase(text: str, name: Name) -> bool:
+    """Whether `name` is a generic acronym right after a lowercase modifier: a word that is
+    no function word, nor a verb of the table unless it follows an article or a name ("the
+    Jaeger query API" is a phrase, "calls API" and "to query API" are not)."""
+    if name.text not in _GENERIC_ACRONYMS:
+        return False
+    before = _WORD_JUST_BEFORE.search(text, max(0, name.start - 40), name.start)
+    if before is None:
+        return False
+    word = before.group(1)
+    if word in _VERB_WORDS:
+        two = _TWO_WORDS_BEFORE.search(text, max(0, name.start - 60), name.start)
+        first = two.group(1) if two is not None else ""
+        return first.lower() in ("the", "a", "an") or first[:1].isupper()
+    return word not in STOPWORDS and word not in _VERB_WORDS and word not in _QUANTIFIERS

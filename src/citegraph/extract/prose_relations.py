@@ -132,12 +132,21 @@ def _add(
     at: tuple[int, int] | None = None,
 ) -> None:
     """Propose a relation (`at`: where in `quote` its ends were read, when known). A path
-    names a file or a folder, not a component ("reads the sizes below `/mnt`")."""
+    names a file or a folder, not a component ("reads the sizes below `/mnt`"); a licence
+    is none either."""
     if a.startswith(_PATH_STARTS) or b.startswith(_PATH_STARTS):
         return
+    if _LICENCE.search(a) or _LICENCE.search(b):
+        return  # "does not use the GPL": a licence is no component
     if not _part_of(normalise_name(a), normalise_name(b)):
         a_at, b_at = at if at is not None else (None, None)
         found.append(RelationProposal(a, b, kind, quote, source_at=a_at, target_at=b_at))
+
+
+# A licence's name: "MIT License", "Apache Licence", "the GPL", "LGPLv3", "MPL-2.0".
+_LICENCE = re.compile(
+    r"(?i:\blicen[cs]e\b)|^(?:A|L)?GPL(?:-?v?[0-9.]+)?$|^(?:MPL|EPL|CDDL)(?:-?[0-9.]+)?$"
+)
 
 
 def _part_of(a: str, b: str) -> bool:
