@@ -598,6 +598,49 @@ def test_words_describing_a_component_are_not_part_of_its_name(scope: Scope) -> 
     }
 
 
+def test_a_mermaid_label_is_its_first_line_and_may_hold_brackets_in_quotes(
+    scope: Scope,
+) -> None:
+    """`PP["productpage (BFF)<br/>Go + HTMX"]`: a quoted label may hold brackets, and a line
+    break in a label (`<br/>`, `\\n`) ends the name it is drawn with; a sequence diagram's
+    participant shown as two lines is its first."""
+    text = (
+        b"# Flow\n\n```mermaid\nflowchart LR\n"
+        b'    PP["productpage (BFF)<br/>Go + HTMX<br/>:8080"]\n'
+        b'    ES["Argo Events<br/>EventSource (webhook)"]\n'
+        b"    K[(Kafka<br>topic)]\n"
+        b"    GW[Gateway] -->|GET| PP\n"
+        b"    ES --> K\n```\n\n"
+        b"```mermaid\nsequenceDiagram\n    participant DW as details-write<br/>service\n"
+        b"    DW->>K: produce\n```\n"
+    )
+    scope.ingest(text, name="flow.md")
+    assert _triples(scope) == {
+        ("Gateway", "flows-to", "productpage (BFF)"),
+        ("Argo Events", "flows-to", "Kafka"),
+        ("details-write", "calls", "K"),
+    }
+    _assert_located(scope, scope.relations())
+
+
+def test_a_table_row_is_the_subject_of_a_cell_saying_nothing_else_is(scope: Scope) -> None:
+    """A row's number ("| 5 |") is no component; a cell whose verb has a subject of its own
+    ("GCP requires a GSA") does not say it of the row's first cell, while one led by a word
+    for the row ("The service calls", "Continuously sends") does."""
+    scope.ingest(
+        b"| Row | Choice | Why |\n|---|---|---|\n"
+        b"| 5 | Publish location | Service calls `repo.Save` then publishes |\n"
+        b"| Identity | Chart KSA only | GCP requires a GSA per identity boundary |\n"
+        b"| cartservice | Go | The service calls the `paymentservice` |\n"
+        b"| loadgenerator | Python | Continuously sends requests to the `frontend` |\n",
+        name="decisions.md",
+    )
+    assert _triples(scope) == {
+        ("cartservice", "calls", "paymentservice"),
+        ("loadgenerator", "calls", "frontend"),
+    }
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

@@ -36,9 +36,13 @@ _DOT_BARE = re.compile(r"^[ \t]*(?:strict[ \t]+)?digraph[^{\n]*\{(.*?)^\}", re.M
 # Mermaid: a node is an id with an optional shape holding its label.
 _M_NODE = (
     r"(?P<{0}>[A-Za-z0-9_][\w.-]*)"
-    r"(?:\s*(?:\[\(|\(\[|\(\(|\[\[|\[/|\[\\|\{{\{{|[\[({{>])\s*\"?(?P<{0}l>[^\]\)}}\"\n|]+?)\"?\s*"
+    r"(?:\s*(?:\[\(|\(\[|\(\(|\[\[|\[/|\[\\|\{{\{{|[\[({{>])\s*"
+    # a quoted label may hold brackets: `PP["productpage (BFF)"]`
+    r"(?:\"(?P<{0}q>[^\"\n]+?)\"|(?P<{0}l>[^\]\)}}\"\n|]+?))\s*"
     r"(?:\)\]|\]\)|\)\)|\]\]|/\]|\\\]|\}}\}}|[\])}}]))?"
 )
+# A line break in a label: the name is the label's first line ("Argo EventBus<br/>kafka").
+_BREAK = re.compile(r"<br\s*/?>|\\n", re.I)
 _M_ARROW = (
     r"\s*(?:--\s*(?P<la>[^-|>\n][^|>\n]*?)\s*-->|-\.\s*(?P<lb>[^.>\n]+?)\s*\.->|"
     r"(?:-->|==>|-\.->|--[ox])\s*(?:\|\s*(?P<lc>[^|\n]*?)\s*\|)?)\s*"
@@ -114,7 +118,7 @@ def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[
     labels: dict[str, Located] = {}
     for match in _S_PARTICIPANT.finditer(block):
         group = "label" if match.group("label") else "id"
-        labels.setdefault(match.group("id"), _at(text, offset, *match.span(group)))
+        labels.setdefault(match.group("id"), _first_line(_at(text, offset, *match.span(group))))
     for match in _S_MESSAGE.finditer(block):
         arrow = match.group("arrow")
         if arrow.startswith("--") or arrow.startswith("<<"):
@@ -134,8 +138,9 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
         return
     labels: dict[str, Located] = {}
     for definition in _M_DEFINITION.finditer(block):
-        if definition.group("nl") and definition.group("n") not in labels:
-            labels[definition.group("n")] = _at(text, offset, *definition.span("nl"))
+        shown = _node_label(text, offset, definition, "n")
+        if shown is not None and definition.group("n") not in labels:
+            labels[definition.group("n")] = shown
     for line in re.finditer(r"[^\n]+", block):
         position = line.start()
         # A chain (a --> b --> c) is edges that share their middle node.
@@ -143,15 +148,33 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
             match = edge
             ends = []
             for side in ("a", "b"):
-                if match.group(side + "l"):
-                    ends.append(_at(text, offset, *match.span(side + "l")))
-                else:
-                    ident = match.group(side)
-                    ends.append(labels.get(ident, _at(text, offset, *match.span(side))))
+                drawn = _node_label(text, offset, match, side)
+                if drawn is None:
+                    drawn = labels.get(match.group(side), _at(text, offset, *match.span(side)))
+                ends.append(drawn)
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
             yield StructuralRelation(_kind(label, verbs), evidence, ends[0], ends[1])
             position = match.start("b")
+
+
+def _node_label(text: str, offset: int, match: re.Match[str], side: str) -> Located | None:
+    """The label a Mermaid node is drawn with (its first line), if the match gives one."""
+    for group in (side + "q", side + "l"):
+        if match.group(group):
+            return _first_line(_at(text, offset, *match.span(group)))
+    return None
+
+
+def _first_line(label: Located) -> Located:
+    """A label up to its first line break (`<br/>`, `\\n`), without spaces around it."""
+    cut = _BREAK.search(label.text)
+    kept = label.text if cut is None else label.text[: cut.start()]
+    lead = len(kept) - len(kept.lstrip())
+    kept = kept.strip()
+    if not kept:
+        return label
+    return Located(kept, label.start + lead, label.start + lead + len(kept))
 
 
 def _unquoted(text: str, offset: int, span: tuple[int, int]) -> Located:

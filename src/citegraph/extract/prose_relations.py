@@ -446,6 +446,28 @@ def table_relations(
     return found
 
 
+_A_ROW_NUMBER = re.compile(r"#?\d+[.)]?")
+# Words that may stand for a row's subject before the verb of one of its cells.
+_FOR_THE_ROW = frozenset({"it", "this", "the", "which", "that", "and", "also"})
+
+
+def _said_of_the_row(before: str, subject: str) -> bool:
+    """Whether the words `before` a cell's verb leave the row's subject its subject."""
+    words = before.split()
+    if len(words) > 2:
+        return False
+    own = {w.lower() for w in subject.split()}
+    return all(
+        w.lower().strip("`*") in own
+        or w.lower() in _FOR_THE_ROW
+        or w.lower() in PRONOUN_LEADS
+        or w.lower().endswith("ly")  # "Continuously sends"
+        or w.lower() in COMPONENT_WORDS
+        or w.lower() in SAME_THING
+        for w in words
+    )
+
+
 def _row_relations(
     row: str,
     columns: list[Stated | None],
@@ -455,8 +477,8 @@ def _row_relations(
 ) -> None:
     cells = _cells(row)
     subject = _plain(cells[0])
-    if not subject or len(subject) > 60 or subject not in row:
-        return
+    if not subject or len(subject) > 60 or subject not in row or _A_ROW_NUMBER.fullmatch(subject):
+        return  # (a row's number, "| 5 | ... |", is no component)
     quote = row.strip()
     for cell, stated in zip(cells[1:], columns[1:], strict=False):
         names = names_in(cell, known)
@@ -467,8 +489,10 @@ def _row_relations(
         for start, end in sentence_spans(cell):
             sentence = cell[start:end]
             predicate = verbs.stated_relation(sentence)
-            # A predicate without its subject: the verb among the sentence's first words.
-            if predicate is None or len(sentence[: predicate.start].split()) > 2:
+            # A predicate without its subject: the verb among the sentence's first words,
+            # after none but the row's own words, a word for it, adverbs or auxiliaries
+            # ("GCP requires a GSA" in a row on identity says what GCP requires).
+            if predicate is None or not _said_of_the_row(sentence[: predicate.start], subject):
                 continue
             in_sentence = names_in(sentence, known)
             for target in _objects(sentence, in_sentence, predicate.end):
