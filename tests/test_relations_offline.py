@@ -641,6 +641,31 @@ def test_a_table_row_is_the_subject_of_a_cell_saying_nothing_else_is(scope: Scop
     }
 
 
+def test_code_a_compound_and_a_modifier_are_no_ends_of_a_relation(scope: Scope) -> None:
+    """Code in backticks (a command, a query, an assignment, a port, or a word inside one)
+    is no component; a word joined to another by a slash ("Pub" of "Pub/Sub") is a part of
+    a compound; a one-word name written in lower case before a noun after a preposition
+    modifies that noun ("subscribes to external systems"); a table's first cell that is a
+    statement is no subject. A name in backticks, or code beside a name, still counts."""
+    scope.ingest(
+        b"External events arrive first.\n\n"
+        b"The Compose File uses `STORAGE_BACKEND=memory`. The Dockerfiles use `FROM scratch`.\n"
+        b"FindAll uses `ORDER BY title`. The Readme uses `:8080`.\n"
+        b"The GCP Worker reads from Pub/Sub topics. The EventSource subscribes to external "
+        b"systems.\n"
+        b"The Shop uses `Cart Service`. The Loader writes to `kafka-topic`.\n"
+        b"The Frontend calls `GET /v1/ratings` on the Ratings Service.\n\n"
+        b"| Today | On GCP |\n|---|---|\n"
+        b"| Producer service publishes to Kafka | Producer publishes to the Pub/Sub Go client |\n",
+        name="notes.md",
+    )
+    assert _triples(scope) == {
+        ("Shop", "uses", "Cart Service"),
+        ("Loader", "writes", "kafka-topic"),
+        ("Frontend", "calls", "Ratings Service"),
+    }
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

@@ -169,6 +169,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     written = text[start:end]
     if a_unit_at(text, start, written):
         return True  # "4 GB": a unit, wherever else "GB" is a name
+    if name.isupper() and written.islower() and written in STOPWORDS:
+        return True  # "reads from": the word, wherever else "FROM" is written in capitals
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
     if written in _GENERIC:
@@ -178,8 +180,38 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     word = before.group(1)
     lowered = word.lower()
+    if lowered in _OBJECT_PREPOSITIONS and _a_noun_after(text, end):
+        return True  # "subscribes to external systems": it modifies the noun after it
     # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
     return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
+
+
+_OBJECT_PREPOSITIONS = frozenset("to from into in on with via through by of".split())
+_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
+
+
+def _a_noun_after(text: str, end: int) -> bool:
+    """Whether a lowercase word that may be a noun follows `end` ("external system"): no
+    function word, adverb, or word for a component ("redis cluster" is Redis's)."""
+    after = _WORD_AFTER.match(text, end)
+    if after is None:
+        return False
+    word = after.group(1)
+    return not (
+        word in STOPWORDS
+        or word.endswith("ly")
+        or word in COMPONENT_WORDS
+        or word in SAME_THING
+        or word in _COMPONENT_PARTS
+    )
+
+
+# Words after a component's name that are still about that component ("the kafka topic").
+_COMPONENT_PARTS = frozenset(
+    "topic topics queue queues cluster clusters broker brokers node nodes table tables "
+    "instance endpoint endpoints client clients bucket buckets stream streams channel "
+    "channels index indexes schema keyspace namespace database".split()
+)
 
 
 # Words before a component word that describe it rather than name it ("a new service", "the
@@ -222,11 +254,44 @@ def names_in(text: str, known: Names) -> list[Name]:
             if text[start : match.end()] == phrase:
                 found.append(Name(phrase, start, match.end()))
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
+    code = [m.span() for m in _BACKTICKS.finditer(text)] if "`" in text else []
     kept: list[Name] = []
     for name in found:
-        if (not kept or name.start >= kept[-1].end) and not _the_end_of_a_phrase(text, name):
+        if (
+            (not kept or name.start >= kept[-1].end)
+            and not _the_end_of_a_phrase(text, name)
+            and not _a_part_of_a_word(text, name)
+            and not _code(text, name)
+            and not any(a < name.start - 1 or name.end + 1 < b for a, b in code
+                        if a < name.start and name.end < b)  # a word of code ("`FROM scratch`")
+        ):  # fmt: skip
             kept.append(name)
     return kept
+
+
+_BACKTICKS = re.compile(r"`[^`\n]+`")
+
+
+def _a_part_of_a_word(text: str, name: Name) -> bool:
+    """Whether `name` is joined to a word by a slash ("Pub" of "Pub/Sub", "CI" of "CI/CD"):
+    a part of a compound, or one of alternatives, not a name said alone."""
+    after = text[name.end : name.end + 2]
+    before = text[max(0, name.start - 2) : name.start]
+    return (len(after) == 2 and after[0] == "/" and after[1].isalnum()) or (
+        len(before) == 2 and before[1] == "/" and before[0].isalnum()
+    )
+
+
+def _code(text: str, name: Name) -> bool:
+    """Whether `name` is code written in backticks rather than a component's name: a
+    command, a query, an assignment, a port ("`FROM scratch`", "`ORDER BY title`",
+    "`STORAGE_BACKEND=memory`", "`:8080`"), unless its words are all capitalised."""
+    if text[name.start - 1 : name.start] != "`" or text[name.end : name.end + 1] != "`":
+        return False
+    words = name.text.split()
+    if len(words) > 1:
+        return not all(w[:1].isupper() and not w.isupper() for w in words)
+    return "=" in name.text or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
 
 
 # Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase

@@ -38,8 +38,9 @@ from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
 from .prose_names import Names
-from .prose_relations import Spans, code_blocks, sentence_relations, table_relations
+from .prose_relations import Spans, code_blocks, sentence_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
+from .table_relations import table_relations
 from .writes import BackgroundWrites, Rows
 
 # Rows are written in flushes of about this many, also within a document, so that a huge
