@@ -1233,6 +1233,41 @@ spec:
     assert ("api", "calls", "docs") not in _triples(scope)
 
 
+def test_where_a_component_is_hosted_deployed_or_fetched_from_is_no_call(scope: Scope) -> None:
+    """A bare address key in the owner's own mapping is where it is hosted (azd's `host:
+    aks`), and under `destination`, `spec` or a repository a place to deploy to or fetch
+    from; under a key naming a component it is that component's address. A path is no
+    address, and a package manager's lock file states no configuration."""
+    azd = b"""name: shop
+services:
+  web:
+    host: aks
+    redis:
+      host: cache
+    helm:
+      repositories:
+        - name: shop
+          url: https://charts.example.org/shop
+    environment:
+      ORDERS_URL: http://orders:3000
+      TOOL_SERVER: bin/tool-server
+"""
+    argo = b"""apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: pets
+spec:
+  destination:
+    server: https://kubernetes.default.svc
+"""
+    lock = b"""{"name": "web-ui", "packages": {"node_modules/oxc": {"bin": {
+        "oxc_language_server": "oxc-server:7000"}}}}"""
+    scope.ingest(azd, name="azure.yaml")
+    scope.ingest(argo, name="argocd/pets.yaml")
+    scope.ingest(lock, name="web/package-lock.json")
+    assert _triples(scope) == {("web", "calls", "cache"), ("web", "calls", "orders")}
+
+
 PROPERTIES = b"""# visits service\r
 spring.application.name=${APP_NAME:visits}\r
 spring.datasource.url=jdbc:${DB_KIND:mysql}://visits-db:3306/petclinic   \r

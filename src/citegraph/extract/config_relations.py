@@ -119,11 +119,13 @@ def _settings(
     env: bool = False,
     anywhere: bool = False,
     peers: frozenset[str] = frozenset(),
+    parent: str | None = None,
 ) -> Iterator[StructuralRelation]:
     """Relations stated by the settings anywhere under `node` (aliases visited once); `env`:
     `node` is a compose service's `environment` mapping; `anywhere`: every mapping under
     `node` is read as one (a Spring application's settings file is all environment);
-    `peers`: the names of the file's services."""
+    `peers`: the names of the file's services; `parent`: the key `node` is under (None: the
+    owner's own mapping)."""
     import yaml
 
     if id(node) in seen:
@@ -139,7 +141,7 @@ def _settings(
                     for target in _targets(raw, setting, raw.text.find("=") + 1, owner, peers):
                         yield StructuralRelation("calls", raw, owner, target)
             else:
-                yield from _settings(text, owner, item, seen, anywhere, anywhere, peers)
+                yield from _settings(text, owner, item, seen, anywhere, anywhere, peers, parent)
         return
     named = next(((k, v) for k, v in _pairs(node) if _scalar(k) in _ENTRY_NAMES), None)
     value = _get(node, "value")
@@ -152,6 +154,8 @@ def _settings(
         scalar = _scalar(child)
         if key_text in _METADATA_KEYS:
             continue
+        if key_text is not None and scalar is not None and _not_anothers(key_text, parent):
+            continue
         if key_text is not None and scalar is not None and names_an_address(key_text, scalar, env):
             # (an address-named key holding a mapping, Spring's `gateway: server:`, is read into)
             yield from _calls(text, owner, key, child, peers)
@@ -159,7 +163,24 @@ def _settings(
             yield from _depends_on(text, owner, key, child)
         else:
             inner_env = anywhere or key_text in _ENVIRONMENTS
-            yield from _settings(text, owner, child, seen, inner_env, anywhere, peers)
+            yield from _settings(text, owner, child, seen, inner_env, anywhere, peers, key_text)
+
+
+# A bare address key ("host: aks", "server: https://kubernetes.default.svc", "url:") names
+# another component under a key that names it ("redis: host:", "datasource: url:"); in the
+# owner's own mapping it is where the owner is hosted or deployed to (azd's `host: aks`, a
+# Route's `spec: host:`), and under these keys a place to deploy to or fetch from (Argo CD's
+# `destination: server:`, a Helm repository's `url:`).
+_BARE_ADDRESS_KEYS = frozenset({"host", "server", "url", "uri", "address", "endpoint"})
+_NOT_ANOTHERS = frozenset({
+    "spec", "destination", "rules", "tls", "repositories", "repository",
+    "repos", "repo", "registries", "registry", "charts", "chart", "helm", "source", "sources",
+    "mirrors", "mirror", "status",
+})  # fmt: skip
+
+
+def _not_anothers(key: str, parent: str | None) -> bool:
+    return key.lower() in _BARE_ADDRESS_KEYS and (parent is None or parent.lower() in _NOT_ANOTHERS)
 
 
 def _named_services(services: Any) -> list[tuple[Any, Any]]:

@@ -113,6 +113,8 @@ def host_in(value: str) -> tuple[str, int] | None:
     host, domain = match.group("host"), match.group("domain")
     if host.lower() in _NOT_A_COMPONENT or host.isdigit() or not re.search("[a-z]", host, re.I):
         return None
+    if not domain and "://" not in part and part.strip()[match.end("domain") :].startswith("/"):
+        return None  # "bin/oxlint", "api/v1": a path, with no scheme, port or domain
     if (host + domain).lower() in _HOST_MACHINE:
         return None
     if domain.rsplit(".", 1)[-1].lower() in _PUBLIC_ENDINGS:
@@ -278,3 +280,18 @@ def names_a_connection(key: str) -> bool:
 def same_component(host: str, owner: str) -> bool:
     """Whether a host is the owner's own name (case, hyphens and underscores aside)."""
     return re.sub("[-_]", "", host.casefold()) == re.sub("[-_]", "", owner.casefold())
+
+
+# Files a package manager writes to pin what it installed: their keys name packages and
+# their commands (npm's `"bin": {"x_server": "bin/x"}`), not the system's components.
+_LOCK_FILES = frozenset({
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "composer.lock",
+    "cargo.lock", "poetry.lock", "pipfile.lock", "gemfile.lock", "packages.lock.json",
+    "go.sum", "uv.lock", "bun.lock", "deno.lock", "flake.lock", "pdm.lock", "mix.lock",
+})  # fmt: skip
+
+
+def a_lock_file(path: str) -> bool:
+    """Whether the file at `path` (any folders before its name) is a package manager's lock
+    file, which states no configuration."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1].lower() in _LOCK_FILES

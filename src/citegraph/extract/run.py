@@ -29,7 +29,7 @@ from .calls import (
 )
 from .config_prose import not_prose
 from .config_relations import read_yaml, toml_relations
-from .config_values import MAX_CONFIG_CHARS
+from .config_values import MAX_CONFIG_CHARS, a_lock_file
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
 from .mentions import MentionRows, add_chunk_rows, normalise_name, shape_type
@@ -449,8 +449,8 @@ class _Structure:
             report.unread = (
                 f"configuration over {MAX_CONFIG_CHARS:,} characters is not read for its settings"
             )
-        if not self.chunks:
-            return
+        if not self.chunks or a_lock_file(self.document.name):
+            return  # (a lock file's keys name packages, not components)
         text = DocumentText(self.chunks)
         found: list[StructuralRelation] = []
         if media in ("application/yaml", "application/json"):
