@@ -666,6 +666,18 @@ def test_code_a_compound_and_a_modifier_are_no_ends_of_a_relation(scope: Scope) 
     }
 
 
+def test_a_word_for_many_or_a_purpose_is_no_object(scope: Scope) -> None:
+    """"Multiple" or "Several" in capitals (a heading) are, in lower case, words for many,
+    not names; a name after "for", past the verb's own object, is what the verb is done
+    for ("use multiple selector strategies for resilience"), not what it uses."""
+    scope.ingest(
+        b"Read about Multiple, then about Resilience. The Tests use multiple selector "
+        b"strategies for resilience. The Worker uses Redis for caching.\n",
+        name="tests.md",
+    )
+    assert _triples(scope) == {("Worker", "uses", "Redis")}
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

@@ -173,8 +173,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return True  # "reads from": the word, wherever else "FROM" is written in capitals
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
-    if written in _GENERIC:
-        return True
+    if written in _GENERIC or written in _QUANTIFIERS or written in _DESCRIBING:
+        return True  # "the service", "each", "multiple": words for any component or many
     before = _WORD_BEFORE.search(text, max(0, start - 40), start)
     if before is None:
         return False

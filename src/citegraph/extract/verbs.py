@@ -119,10 +119,11 @@ _NOUN_BEFORE_AGENT = re.compile(
     r"known|found|set|put|paid|brought|led)\s+by\b",
     re.I,
 )
-# What a verb is done with or through, not to: a name after it, past the verb's own object,
-# is no object ("reads carts via the Redis client" reads no Redis client).
+# What a verb is done with, through or for, not to: a name after it, past the verb's own
+# object, is no object ("reads carts via the Redis client" reads no Redis client, "uses
+# several strategies for resilience" uses no Resilience).
 _INSTRUMENT = re.compile(
-    r"(?<![\w-])(?:via|through|using|by means of|with the help of)(?![\w-])", re.I
+    r"(?<![\w-])(?:via|through|using|by means of|with the help of|for)(?![\w-])", re.I
 )
 
 
