@@ -667,7 +667,7 @@ def test_code_a_compound_and_a_modifier_are_no_ends_of_a_relation(scope: Scope) 
 
 
 def test_a_word_for_many_or_a_purpose_is_no_object(scope: Scope) -> None:
-    """"Multiple" or "Several" in capitals (a heading) are, in lower case, words for many,
+    """ "Multiple" or "Several" in capitals (a heading) are, in lower case, words for many,
     not names; a name after "for", past the verb's own object, is what the verb is done
     for ("use multiple selector strategies for resilience"), not what it uses."""
     scope.ingest(
