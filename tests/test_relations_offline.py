@@ -678,6 +678,23 @@ def test_a_word_for_many_or_a_purpose_is_no_object(scope: Scope) -> None:
     assert _triples(scope) == {("Worker", "uses", "Redis")}
 
 
+def test_an_acronym_before_a_component_word_names_it_and_an_adjective_is_no_name(
+    scope: Scope,
+) -> None:
+    """ "The API server" is a component named by its acronym and word (not "API"), also as
+    a pronoun's antecedent; "remote", "local", "default" are adjectives in lower case even
+    where a heading wrote them in capitals ("Remote Write")."""
+    from citegraph.extract.prose_names import Names
+
+    scope.ingest(
+        b"The API server microservice. It writes logs directly to the Loki service.\n",
+        name="compose-notes.md",
+    )
+    assert _triples(scope) == {("API server", "writes", "Loki")}
+    text = "and then remote writes them to the local Tempo instance"
+    assert [n.text for n in Names(["Remote", "Local", "Tempo"]).find(text)] == ["Tempo"]
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

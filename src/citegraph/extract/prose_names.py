@@ -17,7 +17,7 @@ COMPONENT_WORDS = (
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
 )  # fmt: skip
 _COMPONENT = re.compile(
-    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)[a-z][\w-]*\s+){1,2}"
+    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)(?:[a-z][\w-]*|[A-Z]{2,})\s+){1,2}"
     r"(?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])"
 )
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
@@ -221,7 +221,8 @@ _DESCRIBING = frozenset(
     "another every many several various different same new old own other single separate "
     "main whole entire specific particular respective relevant appropriate individual "
     "existing underlying remaining corresponding following certain given actual real "
-    "additional extra further multiple".split()
+    "additional extra further multiple remote local internal external public private global "
+    "custom default primary secondary".split()
 )
 
 
