@@ -1297,6 +1297,38 @@ spec:
     assert _triples(scope) == {("web", "calls", "cache"), ("web", "calls", "orders")}
 
 
+def test_an_ecs_task_definitions_containers_own_their_environment(scope: Scope) -> None:
+    """CloudFormation's ECS task definitions (and a task definition's JSON) name each
+    container and its environment as `Name:`/`Value:` entries: each container calls the
+    hosts its settings name; a template's other resources call nothing."""
+    template = b"""AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  FrontEndTask:
+    Type: AWS::ECS::TaskDefinition
+    Properties:
+      ContainerDefinitions:
+        - Name: front-end
+          Environment:
+            - Name: CART_HOST
+              Value: cart.shop.local
+            - Name: CART_PORT
+              Value: 5000
+          Image: example/front-end:latest
+  Bucket:
+    Type: AWS::S3::Bucket
+    Properties:
+      Tags:
+        - Key: owner
+          Value: !Ref AWS::AccountId
+"""
+    task = b"""{"family": "cart", "containerDefinitions": [{"name": "cart", "environment": [
+      {"name": "REDIS_HOST", "value": "redis-db.shop.local"}]}]}"""
+    scope.ingest(template, name="aws/shop.yaml")
+    scope.ingest(task, name="aws/cart-task.json")
+    assert _triples(scope) == {("front-end", "calls", "cart"), ("cart", "calls", "redis-db")}
+    _assert_located(scope, scope.relations())
+
+
 PROPERTIES = b"""# visits service\r
 spring.application.name=${APP_NAME:visits}\r
 spring.datasource.url=jdbc:${DB_KIND:mysql}://visits-db:3306/petclinic   \r

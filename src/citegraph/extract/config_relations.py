@@ -107,8 +107,8 @@ _METADATA_KEYS = frozenset(
 
 # What holds a service's environment: compose's `environment`, Tye's `env`, an app spec's
 # `envs` (DigitalOcean) or `envVars` (Render); and what names one entry of a list of them.
-_ENVIRONMENTS = frozenset({"environment", "env", "envs", "envVars"})
-_ENTRY_NAMES = ("name", "key")
+_ENVIRONMENTS = frozenset({"environment", "env", "envs", "envVars", "Environment"})
+_ENTRY_NAMES = ("name", "key", "Name", "Key")  # (CloudFormation writes `Name:`, `Value:`)
 
 
 def _settings(
@@ -145,6 +145,7 @@ def _settings(
         return
     named = next(((k, v) for k, v in _pairs(node) if _scalar(k) in _ENTRY_NAMES), None)
     value = _get(node, "value")
+    value = _get(node, "Value") if value is None else value
     if named is not None and names_an_address(_scalar(named[1]) or "", _scalar(value), True):
         # An env entry (Kubernetes' `name:`, an app spec's `key:`): the evidence runs from
         # the name to the end of its value.
@@ -194,6 +195,34 @@ def _named_services(services: Any) -> list[tuple[Any, Any]]:
     if not items or not all(_scalar(name) for name, _ in items):
         return []
     return items
+
+
+_MAX_NODES = 20_000  # a walk for containers stops after this many nodes
+
+
+def _containers(root: Any) -> list[tuple[Any, Any]]:
+    """(name node, body) of each container defined anywhere in a document that declares no
+    owner of its own: an item of a list of named mappings with an environment, as an ECS
+    task definition writes them (CloudFormation's `ContainerDefinitions: - Name: cart
+    Environment: - Name: REDIS_HOST Value: ...`, a task definition's JSON)."""
+    import yaml
+
+    found: list[tuple[Any, Any]] = []
+    stack, seen = [root], 0
+    while stack and seen < _MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(v for _, v in _pairs(node))
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                name = next((v for k, v in _pairs(item) if _scalar(k) in ("name", "Name")), None)
+                environment = any(_scalar(k) in _ENVIRONMENTS for k, _ in _pairs(item))
+                if _scalar(name) and environment:
+                    found.append((name, item))
+                else:
+                    stack.append(item)
+    return found
 
 
 def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[StructuralRelation]:
@@ -324,6 +353,9 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         metadata = _get(root, "metadata")
         owner = _get(metadata, "name") if kind else None
         owner = owner if owner is not None else _get(root, "name")
+        if not _scalar(owner) and not kind and relations:
+            for name, body in _containers(root):  # an ECS task definition's containers
+                read.relations.extend(_settings(text, _named(text, name), body, set()))
         if not _scalar(owner) or kind in _NOT_CALLERS:
             continue
         namespace = _scalar(_get(metadata, "namespace")) or None
