@@ -695,6 +695,31 @@ def test_an_acronym_before_a_component_word_names_it_and_an_adjective_is_no_name
     assert [n.text for n in Names(["Remote", "Local", "Tempo"]).find(text)] == ["Tempo"]
 
 
+def test_methods_nothing_environments_and_words_for_files_are_no_ends(scope: Scope) -> None:
+    """An HTTP method ("How POST writes flow") or a cell saying nothing ("None") is no name;
+    a table of environments (dev, staging) lists no components; "config", "file", "tasks"
+    in lower case are ordinary words wherever a heading wrote them in capitals; an arrow
+    ends a subject's clause ("polls on `POLL_INTERVAL` → produces to Kafka"); a name in lower
+    case after an article and before a noun modifies it ("use the webhook type"), while one
+    before its verb, or an adverb and its verb, is the subject ("the frontend still calls")."""
+    scope.ingest(
+        b"## Config\n\nSee Tasks, Webhook and the Frontend.\n\n"
+        b"How POST writes flow from the Gateway to the Write Service.\n"
+        b"The Ingestion Service needs 4 additional config fields.\n"
+        b"The `ingestion` service polls on `POLL_INTERVAL` \xe2\x86\x92 produces events to Kafka.\n"
+        b"All EventSources use the webhook type.\n"
+        b"The frontend still calls the Cart Service.\n\n"
+        b"| Environment | Replicas | Storage |\n|---|---|---|\n"
+        b"| staging | 2 | postgres |\n\n"
+        b"| Service | Storage |\n|---|---|\n| productpage | None |\n| reviews | Postgres |\n",
+        name="design.md",
+    )
+    assert _triples(scope) == {
+        ("Frontend", "calls", "Cart Service"),
+        ("reviews", "uses", "Postgres"),
+    }
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

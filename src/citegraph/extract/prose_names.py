@@ -150,8 +150,14 @@ class Names:
 
 
 _LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
+# Words for what a project holds besides components (files, data, tests, tasks): a heading's
+# "Config" or "Tasks" is, in lower case, the ordinary word ("needs 4 config fields").
+_THINGS = frozenset(
+    "file files folder folders directory directories data config configuration code test "
+    "tests task tasks docs document documents script scripts".split()
+)
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
-_GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING) - {"frontend", "backend", "gateway"}
+_GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS) - {"frontend", "backend", "gateway"}
 # Before an ordinary word, not a name: "these tools", "each tool".
 _QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()
@@ -180,23 +186,35 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     word = before.group(1)
     lowered = word.lower()
-    if lowered in _OBJECT_PREPOSITIONS and _a_noun_after(text, end):
+    if lowered in _PREPOSITIONS_BEFORE and _a_noun_after(text, end):
         return True  # "subscribes to external systems": it modifies the noun after it
+    if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
+        return True  # "all EventSources use the webhook type", not "the chatbot sends"
     # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
     return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
 
 
-_OBJECT_PREPOSITIONS = frozenset("to from into in on with via through by of".split())
+# After these, a name in lower case before a noun modifies it; after an article the word
+# after it may be its verb as well ("the chatbot sends"), so only one that is no verb counts.
+_PREPOSITIONS_BEFORE = frozenset("to from into in on with via through by of".split())
+_ADVERBS = frozenset(
+    "still also then now only just always never often usually first later already again "
+    "currently sometimes".split()
+)
+_ARTICLES_BEFORE = frozenset("the a an its their our your".split())
 _WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
 
 
-def _a_noun_after(text: str, end: int) -> bool:
+def _a_noun_after(text: str, end: int, subject_too: bool = False) -> bool:
     """Whether a lowercase word that may be a noun follows `end` ("external system"): no
-    function word, adverb, or word for a component ("redis cluster" is Redis's)."""
+    function word, adverb, or word for a component ("redis cluster" is Redis's); where the
+    name may be a subject (`subject_too`), no verb of the table nor a word in -s either."""
     after = _WORD_AFTER.match(text, end)
     if after is None:
         return False
     word = after.group(1)
+    if subject_too and (word in _VERB_WORDS or word.endswith("s") or word in _ADVERBS):
+        return False  # "the frontend calls", "the frontend still calls"
     return not (
         word in STOPWORDS
         or word.endswith("ly")
@@ -263,6 +281,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             and not _the_end_of_a_phrase(text, name)
             and not _a_part_of_a_word(text, name)
             and not _code(text, name)
+            and name.text not in _NO_NAMES
             and not any(a < name.start - 1 or name.end + 1 < b for a, b in code
                         if a < name.start and name.end < b)  # a word of code ("`FROM scratch`")
         ):  # fmt: skip
@@ -271,6 +290,10 @@ def names_in(text: str, known: Names) -> list[Name]:
 
 
 _BACKTICKS = re.compile(r"`[^`\n]+`")
+# Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing.
+_NO_NAMES = frozenset(
+    "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null".split()
+)
 
 
 def _a_part_of_a_word(text: str, name: Name) -> bool:
@@ -292,7 +315,11 @@ def _code(text: str, name: Name) -> bool:
     words = name.text.split()
     if len(words) > 1:
         return not all(w[:1].isupper() and not w.isupper() for w in words)
-    return "=" in name.text or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
+    return (
+        "=" in name.text
+        or name.text.endswith(":")
+        or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
+    )
 
 
 # Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase

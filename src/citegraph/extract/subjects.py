@@ -147,7 +147,7 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         return aside
     for name in reversed(before):
         gap = text[name.end : verb_start]
-        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–]", gap):
+        if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–→]|->|=>", gap):
             return None  # (an aside before the verb was read above)
         if gap.startswith(("'s ", "’s ")):
             return None  # "the frontend's help page calls...": the page does, not the frontend

@@ -31,7 +31,8 @@ _NO_COMPONENTS_COLUMN = frozenset(
     "language languages runtime framework frameworks platform platforms version versions os "
     "technology technologies tech stack tool tools library libraries package packages license "
     "licence setting settings variable variables option options parameter parameters flag "
-    "flags field fields property properties key keys metric metrics".split()
+    "flags field fields property properties key keys metric metrics environment environments "
+    "env stage stages profile profiles overlay overlays tier tiers phase phases step steps".split()
 )
 
 
