@@ -720,6 +720,21 @@ def test_methods_nothing_environments_and_words_for_files_are_no_ends(scope: Sco
     }
 
 
+def test_a_gerund_opening_a_sentence_is_its_subject_and_a_placeholder_is_code(
+    scope: Scope,
+) -> None:
+    """ "Creating multi-platform builds requires Docker": the creating does, not the builds
+    (a name opening a sentence and ending in -ing, "Billing Service", still does); a
+    backticked key holding a placeholder (`events.<key>.topic`) is code, no end."""
+    scope.ingest(
+        b"## Multi-platform Builds\n\nCreating multi-platform builds requires Docker.\n"
+        b"Billing Service calls the Ledger.\n"
+        b"The Chart still reads `events.<key>.topic` from the Values File.\n",
+        name="contributing.md",
+    )
+    assert _triples(scope) == {("Billing Service", "calls", "Ledger")}
+
+
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
     from citegraph.extract.offline import OfflineExtractor
 

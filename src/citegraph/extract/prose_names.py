@@ -318,6 +318,7 @@ def _code(text: str, name: Name) -> bool:
     return (
         "=" in name.text
         or name.text.endswith(":")
+        or any(c in name.text for c in "<>{}$")  # a placeholder or template: `a.<key>.b`
         or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
     )
 

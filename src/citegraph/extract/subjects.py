@@ -154,10 +154,17 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         words = re.findall(r"[\w'’-]+", gap.lower())
         if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
-        if _after_a_preposition(text, _list_start(text, names, name).start):
+        first = _list_start(text, names, name).start
+        if _after_a_preposition(text, first):
             return None  # "the containers in X use Y": the containers do, not X
+        if _GERUND_OPENING.fullmatch(text, 0, first):
+            return None  # "Creating multi-platform builds requires X": the creating does
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+# A sentence opened by a verb in -ing before the name: the name is its object.
+_GERUND_OPENING = re.compile(r"\s*(?:[-*+]\s+)?[A-Za-z]+ing\s+(?:(?:the|a|an|your|our)\s+)?`?")
 
 
 _PREPOSITIONS = frozenset({
