@@ -154,7 +154,8 @@ _LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
 # "Config" or "Tasks" is, in lower case, the ordinary word ("needs 4 config fields").
 _THINGS = frozenset(
     "file files folder folders directory directories data config configuration code test "
-    "tests task tasks docs document documents script scripts".split()
+    "tests task tasks docs document documents script scripts traces logs metrics events "
+    "messages requests spans records".split()
 )
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
 _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS) - {"frontend", "backend", "gateway"}
