@@ -17,7 +17,8 @@ COMPONENT_WORDS = (
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
 )  # fmt: skip
 _COMPONENT = re.compile(
-    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)(?:[a-z][\w-]*|[A-Z]{2,})\s+){1,2}"
+    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)"
+    r"(?:[a-z][\w-]*|[A-Z]{2,})\s+){1,2}"  # lowercase words, or an acronym ("API server")
     r"(?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])"
 )
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
@@ -283,11 +284,19 @@ def names_in(text: str, known: Names) -> list[Name]:
             and not _a_part_of_a_word(text, name)
             and not _code(text, name)
             and name.text not in _NO_NAMES
-            and not any(a < name.start - 1 or name.end + 1 < b for a, b in code
-                        if a < name.start and name.end < b)  # a word of code ("`FROM scratch`")
-        ):  # fmt: skip
+            and not _a_word_of_code(name, code)
+        ):
             kept.append(name)
     return kept
+
+
+def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
+    """Whether `name` lies inside a backticked span (`code`: each span with its backticks)
+    without being all of it: a word of code ("FROM" of "`FROM scratch`")."""
+    return any(
+        start < name.start and name.end < end and (start + 1, end - 1) != (name.start, name.end)
+        for start, end in code
+    )
 
 
 _BACKTICKS = re.compile(r"`[^`\n]+`")
@@ -346,4 +355,4 @@ def _the_end_of_a_phrase(text: str, name: Name) -> bool:
         two = _TWO_WORDS_BEFORE.search(text, max(0, name.start - 60), name.start)
         first = two.group(1) if two is not None else ""
         return first.lower() in ("the", "a", "an") or first[:1].isupper()
-    return word not in STOPWORDS and word not in _VERB_WORDS and word not in _QUANTIFIERS
+    return word not in STOPWORDS and word not in _QUANTIFIERS
