@@ -184,7 +184,7 @@ class OfflineExtractor:
                     not before
                     or before[-1] in _SENTENCE_ENDS
                     or window.count("\n", len(before)) > 1
-                    or _opens_a_comment(text, start, end, before)
+                    or (before[-1] in "#/" and _opens_a_comment(text, start, end, before))
                 )
                 if not opens:
                     mid_sentence.add(word)

@@ -394,26 +394,37 @@ class _EarlierNames:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}  # the name -> its type
-        self.by_lower: dict[str, str] = {}  # the name in lower case -> the name
+        self._by_lower: dict[str, str] = {}  # the name in lower case -> the name
+        # Each chunk's names, read when a later chunk asks (most documents are one chunk).
+        self._pending: list[dict[str, str]] = []
 
     def add(self, names: dict[str, str]) -> None:
-        for name, kind in names.items():
-            if kind != "name" or not name.isalpha() or len(self.names) >= self.LIMIT:
-                continue
-            lowered = name.lower()
-            if lowered not in self.by_lower and len(lowered) == len(name):
-                self.names[name] = kind
-                self.by_lower[lowered] = name
+        if names:
+            self._pending.append(names)
+
+    @property
+    def by_lower(self) -> dict[str, str]:
+        for names in self._pending:
+            for name, kind in names.items():
+                if kind != "name" or not name.isalpha() or len(self.names) >= self.LIMIT:
+                    continue
+                lowered = name.lower()
+                if lowered not in self._by_lower and len(lowered) == len(name):
+                    self.names[name] = kind
+                    self._by_lower[lowered] = name
+        self._pending.clear()
+        return self._by_lower
 
     def types_of(
         self, proposed: Iterable[RelationProposal], names: dict[str, str]
     ) -> dict[str, str]:
         """`names`, with the type of each carried name that `proposed` has as an end."""
+        by_lower = self.by_lower
         more = {
-            end: self.names[self.by_lower[end]]
+            end: self.names[by_lower[end]]
             for p in proposed
             for end in (p.source, p.target)
-            if end not in names and end in self.by_lower
+            if end not in names and end in by_lower
         }
         return {**names, **more} if more else names
 
