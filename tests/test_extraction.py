@@ -109,6 +109,17 @@ def test_a_licence_header_names_nothing() -> None:
     assert {"MIT License", "Redis", "Apache License"} <= {n for n, _ in _names(markdown)}
 
 
+def test_a_possessive_is_its_name_and_an_adjective_made_of_a_name_is_none() -> None:
+    """ "Thrift's encoding" names Thrift (an acronym's possessive, "the USSR's", the
+    acronym), "It's" is a contraction, and "Prometheus-compatible", "Time-based" are
+    adjectives."""
+    found = _names(
+        "Clients use Thrift's encoding. Then It's done. Ask the USSR's envoy. "
+        "SPM needs a Prometheus-compatible store and Time-based indices."
+    )
+    assert found == {("Thrift", "name"), ("USSR", "acronym"), ("SPM", "acronym")}
+
+
 def test_a_title_is_proposed_with_its_document() -> None:
     assert ("Rome Protocols", "title") in _names(
         "The Rome Protocols were signed.", "Rome Protocols"

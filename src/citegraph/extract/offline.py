@@ -134,6 +134,14 @@ _AN_OBJECT_OPENS = re.compile(
 )
 
 
+# A name joined to one of these by a hyphen is an adjective ("a Prometheus-compatible store").
+_AN_ADJECTIVE = re.compile(
+    r"-(?:compatible|based|like|style|form|aware|native|specific|only|driven|enabled|powered|"
+    r"ready|friendly|related|agnostic|centric|oriented|backed|managed|hosted|facing)$",
+    re.I,
+)
+
+
 def _opens_a_comment(text: str, start: int, end: int, before: str) -> bool:
     """Whether the word at `start` opens a sentence written after a line's `#` or `//` (a
     configuration comment, or a heading) as its verb: followed by what a verb's object
@@ -159,8 +167,14 @@ class OfflineExtractor:
 
         def add(name: str, kind: str, start: int) -> None:
             stripped = name.strip(" .'’-")
-            if len(stripped) < 2:
-                return
+            if stripped.endswith(("'s", "’s")):
+                stripped = stripped[:-2]  # "Thrift's encoding": Thrift
+                if stripped.lower() in STOPWORDS:
+                    return  # "It's", "What's": a contraction
+                if " " not in stripped and _kind_of(stripped) == "acronym":
+                    kind = "acronym"  # "the USSR's": the acronym it is elsewhere
+            if len(stripped) < 2 or _AN_ADJECTIVE.search(stripped):
+                return  # (an adjective made of a name: "Prometheus-compatible", "Time-based")
             seen = found.get((stripped, kind))
             if seen is None:
                 found[(stripped, kind)] = [start + name.index(stripped), 1]
