@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..text.words import STOPWORDS
+from ..values.proposals import RelationProposal
 from .verbs import VERBS
 
 COMPONENT_WORDS = (
@@ -148,6 +149,52 @@ class Names:
                 spelled.get(m.group().lower(), m.group()), text, m.start(), m.end()
             )
         ]
+
+
+class EarlierNames:
+    """The one-word names a document's earlier chunks found, for its later ones: a name
+    written in capitals once ("the Frontend calls", "Kafka") is that name where a later
+    chunk writes it in lower case ("the frontend reads from kafka"), as it is within one
+    chunk. Longer names need no carrying: a chunk finds them itself, in capitals, or in lower
+    case as a component ("the cart service")."""
+
+    LIMIT = 2_000  # names kept; a book names more, and its later chunks find theirs anew
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}  # the name -> its type
+        self._by_lower: dict[str, str] = {}  # the name in lower case -> the name
+        # Each chunk's names, read when a later chunk asks (most documents are one chunk).
+        self._pending: list[dict[str, str]] = []
+
+    def add(self, names: dict[str, str]) -> None:
+        if names:
+            self._pending.append(names)
+
+    @property
+    def by_lower(self) -> dict[str, str]:
+        for names in self._pending:
+            for name, kind in names.items():
+                if kind != "name" or not name.isalpha() or len(self.names) >= self.LIMIT:
+                    continue
+                lowered = name.lower()
+                if lowered not in self._by_lower and len(lowered) == len(name):
+                    self.names[name] = kind
+                    self._by_lower[lowered] = name
+        self._pending.clear()
+        return self._by_lower
+
+    def types_of(
+        self, proposed: Iterable[RelationProposal], names: dict[str, str]
+    ) -> dict[str, str]:
+        """`names`, with the type of each carried name that `proposed` has as an end."""
+        by_lower = self.by_lower
+        more = {
+            end: self.names[by_lower[end]]
+            for p in proposed
+            for end in (p.source, p.target)
+            if end not in names and end in by_lower
+        }
+        return {**names, **more} if more else names
 
 
 _LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")

@@ -13,7 +13,7 @@ from ..ingest.sources import CONFIGURATION_TYPES
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
 from ..values.documents import Chunk, Document
-from ..values.proposals import ExtractionReport, Proposal, RelationProposal
+from ..values.proposals import ExtractionReport, Proposal
 from .acronyms import alias_relations
 from .ahead import AskAhead
 from .calls import (
@@ -37,7 +37,7 @@ from .modality import DEFAULT_CUES, CueTable
 from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
-from .prose_names import Names
+from .prose_names import EarlierNames, Names
 from .prose_relations import Spans, code_blocks, sentence_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .table_relations import table_relations
@@ -295,7 +295,7 @@ def _extract_one(
 
     open_fence: str | None = None  # a Markdown code block open where the chunk starts
     configuration = document.media_type in CONFIGURATION_TYPES
-    earlier = _EarlierNames()  # what the document's chunks read so far named
+    earlier = EarlierNames()  # what the document's chunks read so far named
     for chunk in chunks_of(document):
         if configuration:  # its prose: a line's words, a comment apart
             code = not_prose(chunk.text, document.media_type)
@@ -346,7 +346,7 @@ def _prose_relations(
     cues: CueTable = DEFAULT_CUES,
     code: Spans | None = None,
     configuration: bool = False,
-    earlier: _EarlierNames | None = None,
+    earlier: EarlierNames | None = None,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other (`code`: the chunk's code blocks, from `code_blocks`, or what of
@@ -381,52 +381,6 @@ def _prose_relations(
             mentioned,
             cues=cues,
         )
-
-
-class _EarlierNames:
-    """The one-word names a document's earlier chunks found, for its later ones: a name
-    written in capitals once ("the Frontend calls", "Kafka") is that name where a later
-    chunk writes it in lower case ("the frontend reads from kafka"), as it is within one
-    chunk. Longer names need no carrying: a chunk finds them itself, in capitals, or in lower
-    case as a component ("the cart service")."""
-
-    LIMIT = 2_000  # names kept; a book names more, and its later chunks find theirs anew
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}  # the name -> its type
-        self._by_lower: dict[str, str] = {}  # the name in lower case -> the name
-        # Each chunk's names, read when a later chunk asks (most documents are one chunk).
-        self._pending: list[dict[str, str]] = []
-
-    def add(self, names: dict[str, str]) -> None:
-        if names:
-            self._pending.append(names)
-
-    @property
-    def by_lower(self) -> dict[str, str]:
-        for names in self._pending:
-            for name, kind in names.items():
-                if kind != "name" or not name.isalpha() or len(self.names) >= self.LIMIT:
-                    continue
-                lowered = name.lower()
-                if lowered not in self._by_lower and len(lowered) == len(name):
-                    self.names[name] = kind
-                    self._by_lower[lowered] = name
-        self._pending.clear()
-        return self._by_lower
-
-    def types_of(
-        self, proposed: Iterable[RelationProposal], names: dict[str, str]
-    ) -> dict[str, str]:
-        """`names`, with the type of each carried name that `proposed` has as an end."""
-        by_lower = self.by_lower
-        more = {
-            end: self.names[by_lower[end]]
-            for p in proposed
-            for end in (p.source, p.target)
-            if end not in names and end in by_lower
-        }
-        return {**names, **more} if more else names
 
 
 class _Structure:
