@@ -35,6 +35,7 @@ from .config_values import (
     names_an_address,
     same_component,
 )
+from .dapr import a_dapr_component, scoped_uses
 from .env_files import compose_env_imports
 from .feature_flags import conditioned, features_off
 from .structural import Located, StructuralRelation
@@ -366,6 +367,8 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         if relations:
             found = list(_settings(text, located, root, set()))
             read.relations.extend(conditioned(found, features_off(root)))
+            if a_dapr_component(root, kind):
+                read.relations.extend(scoped_uses(text, located, root))
         imports.extend((located, namespace, ref) for ref in _imports(root))
     for owner, namespace, ref in imports:
         held = in_namespace(read.maps.get(ref[:2], []), namespace)

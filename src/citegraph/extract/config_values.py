@@ -10,9 +10,14 @@ from __future__ import annotations
 import itertools
 import re
 
+# A setting named for an address: `CART_ADDR`, `redis-host`, `url`; or in camel case, the
+# address word after a word ending in lower case (`redisHost`, `OrderServiceUrl`: Dapr
+# components' metadata, .NET and Node settings), where case tells the words apart.
 SETTING_NAME = re.compile(
     r"[A-Za-z0-9_-]*?(?:[_-]|^)"
-    r"(?:ADDR|ADDRESS(?:ES)?|HOSTS?|HOSTNAME|URLS?|URIS?|ENDPOINTS?|SERVERS?|BROKERS)",
+    r"(?:ADDR|ADDRESS(?:ES)?|HOSTS?|HOSTNAME|URLS?|URIS?|ENDPOINTS?|SERVERS?|BROKERS)"
+    r"|(?-i:[A-Za-z][A-Za-z0-9]*[a-z0-9]"
+    r"(?:Addr|Address(?:es)?|Hosts?|Hostname|Ur[li]s?|UR[LI]s?|Endpoints?|Servers?|Brokers))",
     re.I,
 )
 # Schemes, compound ones too ("jdbc:postgresql://", Spring's "optional:configserver:http://").
