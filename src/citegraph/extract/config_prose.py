@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 
-# `#` opens a comment at a line's start or after a blank, in YAML, TOML and env files (a `#`
-# inside a word, "http://x/#top" or "'#fff'", opens none); a .properties comment is a line
-# opening with `#` or `!`. Each line break is cut too.
+# `#` opens a comment at a line's start or after a blank, in YAML, TOML, env and .conf files
+# (a `#` inside a word, "http://x/#top" or "'#fff'", opens none); a .properties comment is a
+# line opening with `#` or `!`. Each line break is cut too.
 _HASH_MARKER = re.compile(r"(?:^|(?<=[ \t]))#+[ \t]*|\r?\n", re.M)
 _PROPERTIES_MARKER = re.compile(r"^[ \t]*[#!]+[ \t]*|\r?\n", re.M)
 _LINE_BREAK = re.compile(r"\r?\n")
-_COMMENTED = frozenset({"application/yaml", "application/toml", "text/x-dotenv"})
+_COMMENTED = frozenset({"application/yaml", "application/toml", "text/x-dotenv", "text/x-conf"})
 
 
 def not_prose(text: str, media_type: str) -> list[tuple[int, int]]:

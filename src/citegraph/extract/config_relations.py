@@ -38,6 +38,7 @@ from .config_values import (
 from .dapr import a_dapr_component, scoped_uses
 from .env_files import compose_env_imports
 from .feature_flags import conditioned, features_off
+from .proxy_config import compose_proxy_imports
 from .structural import Located, StructuralRelation
 from .yaml_nodes import get as _get
 from .yaml_nodes import located as _located
@@ -341,8 +342,10 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
                     found = list(_settings(text, _named(text, key), body, set(), peers=peers))
                     read.relations.extend(conditioned(found, features_off(body)))
                     read.relations.extend(_links(text, _named(text, key), body, names))
-                if _scalar(key):  # what it takes from env files, read with them
-                    taken = dict.fromkeys(compose_env_imports(body))
+                if _scalar(key):  # what it takes from env files and runs with, read with them
+                    taken = dict.fromkeys(
+                        [*compose_env_imports(body), *compose_proxy_imports(body)]
+                    )
                     read.imports.extend((_named(text, key), None, ref) for ref in taken)
             continue
         kind = _scalar(_get(root, "kind"))

@@ -40,16 +40,24 @@ from .feature_flags import conditioned
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import entity_key, mention_row, shape_type
 from .modality import DEFAULT_CUES, CueTable
+from .proxy_config import (
+    BUILD_KIND,
+    CONF_TYPE,
+    PROXY_KIND,
+    PROXY_MARKS,
+    in_folder,
+    proxy_calls,
+)
 from .structural import DocumentText, Located, StructuralRelation, relation_row
 
 YAML_TYPES = ("application/yaml", "application/json")
 ENV_TYPE = "text/x-dotenv"
-CONFIG_TYPES = (*YAML_TYPES, ENV_TYPE)
+CONFIG_TYPES = (*YAML_TYPES, ENV_TYPE, CONF_TYPE)
 # A YAML file that holds none of these neither defines a settings map nor takes one (from a
-# map, or, for a compose file, from an env file).
+# map, or, for a compose file, from an env file), nor runs a proxy's configuration file.
 MARKS = (
     "configMapRef", "secretRef", "configMapKeyRef", "secretKeyRef", "ConfigMap", "Secret",
-    "environment", "env_file",
+    "environment", "env_file", "volumes", "build",
 )  # fmt: skip
 _ATTEMPTS = 3
 
@@ -64,7 +72,7 @@ class _File:
 def worth_linking(docs: DocumentRepository, documents: Iterable[Document]) -> bool:
     """Whether extracting or deleting `documents` may change the links: some are
     configuration whose text defines or takes a settings map."""
-    if any(d.media_type == ENV_TYPE for d in documents):
+    if any(d.media_type in (ENV_TYPE, CONF_TYPE) for d in documents):
         return True
     config = [d.id for d in documents if d.media_type in YAML_TYPES]
     return docs.hold_marks(config, MARKS)
@@ -77,7 +85,11 @@ def link_settings(
     those no longer stated; how many are stated, or None when the configuration kept
     changing meanwhile (whoever changed it links again)."""
     for _ in range(_ATTEMPTS):
-        read = [*docs.configuration(YAML_TYPES, MARKS), *docs.configuration((ENV_TYPE,), ("=",))]
+        read = [
+            *docs.configuration(YAML_TYPES, MARKS),
+            *docs.configuration((ENV_TYPE,), ("=",)),
+            *docs.configuration((CONF_TYPE,), PROXY_MARKS),
+        ]
         snapshot = sorted(f"{d.id}@{d.sha256}" for d, _ in read)
         files = _read(read)
         mentions: list[dict[str, Any]] = []
@@ -100,7 +112,7 @@ def _read(read: list[tuple[Document, list[Chunk]]]) -> list[_File]:
         if not chunks:
             continue  # no mark in its text
         text = DocumentText(chunks)
-        if document.media_type == ENV_TYPE:
+        if document.media_type in (ENV_TYPE, CONF_TYPE):
             files.append(_File(document, text, YamlSettings()))
             continue
         settings = read_yaml(text.text, relations=False)  # its own are stored already
@@ -118,10 +130,12 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
             defined.setdefault(defines, []).extend((file, h) for h in held)
     env_files = {f.document.name: f for f in files if f.document.media_type == ENV_TYPE}
     parsed = {name: last_settings(f.text.text) for name, f in env_files.items()}  # once each
+    proxies = {f.document.name: f for f in files if f.document.media_type == CONF_TYPE}
     for file in files:
         yield from _taken_from_env_files(file, env_files, parsed)
+        yield from _proxies_run(file, proxies)
         for owner, namespace, (kind, name, key) in file.read.imports:
-            if kind == ENV_FILE_KIND:
+            if kind in (ENV_FILE_KIND, PROXY_KIND, BUILD_KIND):
                 continue  # read above
             others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
             fitting = in_namespace([h for _, h in others], namespace)
@@ -152,6 +166,25 @@ def _taken_from_env_files(
                 env_file_calls(env.text.text, parsed[path], key, owner), off
             ):
                 yield file, env, relation
+
+
+def _proxies_run(
+    file: _File, proxies: dict[str, _File]
+) -> Iterable[tuple[_File, _File, StructuralRelation]]:
+    """(compose file, proxy's configuration file, relation) for each call a service of `file`
+    makes by running a proxy configured by a file stored at a path it mounts, or in the
+    folder its image is built from."""
+    for owner, _, (kind, written, _key) in file.read.imports:
+        if kind not in (PROXY_KIND, BUILD_KIND):
+            continue
+        path = env_file_path(file.document.name, written)
+        if kind == PROXY_KIND:
+            run = [proxies[path]] if path in proxies else []
+        else:
+            run = [f for name, f in proxies.items() if in_folder(name, path)]
+        for proxy in run:
+            for relation in proxy_calls(proxy.text.text, owner):
+                yield file, proxy, relation
 
 
 def _nearest(file: _File, holders: list[tuple[_File, Held]]) -> list[tuple[_File, Held]]:

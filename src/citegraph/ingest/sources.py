@@ -23,16 +23,19 @@ MEDIA_TYPES = {
     ".properties": "text/x-java-properties",
     # KEY=value lines a compose file takes its services' settings from (`.env`, `app.env`).
     ".env": "text/x-dotenv",
+    # A server's configuration file (nginx's `proxy_pass` states where it sends requests).
+    ".conf": "text/x-conf",
 }
 # `.env` is hidden: a folder's is ingested only when asked (it often holds secrets).
 ENV_FILE = ".env"
 TEXT_TYPES = ("text/plain", "text/markdown", "application/yaml", "application/json",
-              "application/toml", "text/x-java-properties", "text/x-dotenv")  # fmt: skip
+              "application/toml", "text/x-java-properties", "text/x-dotenv",
+              "text/x-conf")  # fmt: skip
 SUPPORTED_TYPES = (*TEXT_TYPES, "application/pdf")
 # Read for their structure too (chunked by indentation, settings read as relations).
 CONFIGURATION_TYPES = (
     "application/yaml", "application/json", "application/toml", "text/x-java-properties",
-    "text/x-dotenv",
+    "text/x-dotenv", "text/x-conf",
 )  # fmt: skip
 
 

@@ -42,9 +42,9 @@ def ingest(
         list[Path],
         typer.Argument(
             help="Files and folders (.txt .md .pdf; .yaml .yml .json .toml .properties .env "
-            "as configuration); folders recursively, hidden files skipped. A file given alone "
-            "is named by its file name, a file in a folder by the folder's name and its path "
-            "below it (k8s/config.yaml)."
+            ".conf as configuration); folders recursively, hidden files skipped. A file given "
+            "alone is named by its file name, a file in a folder by the folder's name and its "
+            "path below it (k8s/config.yaml)."
         ),
     ],
     scope: ScopeOpt = "default",
