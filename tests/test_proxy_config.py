@@ -121,3 +121,65 @@ def test_a_proxy_configuration_is_linked_in_either_order_and_unlinked_when_delet
     assert _calls(scope) == {("store-front", "calls", "order-service")}
     scope.delete_document("shop/src/store-front/nginx.conf")
     assert _calls(scope) == set()
+
+
+PROXY_MAP = b"""apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: nginx-config
+data:
+  API_URL: http://ignored-api:8080
+  default.conf: |
+    upstream web_upstream {
+      server frontend:3000;
+    }
+    server {
+      location / {
+        proxy_pass http://web_upstream;
+      }
+      location /api {
+        proxy_pass http://public-api:8080;
+      }
+    }
+"""
+
+PROXY_DEPLOYMENT = b"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+spec:
+  template:
+    spec:
+      containers:
+        - name: nginx
+          image: nginx:alpine
+          volumeMounts:
+            - name: config
+              mountPath: /etc/nginx/conf.d
+      volumes:
+        - name: config
+          configMap:
+            name: nginx-config
+"""
+
+
+def test_a_workload_mounting_a_configmap_that_holds_an_nginx_file_calls_its_hosts(
+    scope: Scope,
+) -> None:
+    """A ConfigMap holding an nginx file, mounted as a volume by a workload of the same file
+    or of another, makes the workload call the hosts the file passes to, quoted in the map's
+    value; the map's other entries, mounted as files, are no settings of the workload."""
+    scope.ingest(PROXY_MAP + b"---\n" + PROXY_DEPLOYMENT, name="one/nginx.yaml")
+    expected = {("nginx", "calls", "frontend"), ("nginx", "calls", "public-api")}
+    assert _calls(scope) == expected
+    quotes = {r.quote for r in scope.relations() if r.type == "calls"}
+    assert "proxy_pass http://public-api:8080;" in quotes
+    assert "upstream web_upstream {\n      server frontend:3000;" in quotes
+    for r in scope.relations():
+        if r.type == "calls":
+            assert r.document_id and r.start_byte is not None and r.end_byte is not None
+            assert scope.stored_text(r.document_id)[r.start_byte : r.end_byte].decode() == r.quote
+    scope.delete_document("one/nginx.yaml")
+    scope.ingest(PROXY_MAP, name="two/config.yaml")
+    scope.ingest(PROXY_DEPLOYMENT, name="two/deployment.yaml")
+    assert _calls(scope) == expected

@@ -38,7 +38,7 @@ from .config_values import (
 from .dapr import a_dapr_component, scoped_uses
 from .env_files import compose_env_imports
 from .feature_flags import conditioned, features_off
-from .proxy_config import compose_proxy_imports
+from .proxy_config import MOUNTED_KIND, compose_proxy_imports, mounted_proxy_calls
 from .structural import Located, StructuralRelation
 from .yaml_nodes import get as _get
 from .yaml_nodes import located as _located
@@ -374,11 +374,11 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
                 read.relations.extend(scoped_uses(text, located, root))
         imports.extend((located, namespace, ref) for ref in _imports(root))
     for owner, namespace, ref in imports:
-        held = in_namespace(read.maps.get(ref[:2], []), namespace)
+        held = in_namespace(read.maps.get(map_of(ref), []), namespace)
         if not held:
             read.imports.append((owner, namespace, ref))  # another file may define it
         elif len(held) == 1 and relations:
-            read.relations.extend(taken_settings(text, ref[0], held[0][1], ref[2], owner))
+            read.relations.extend(taken_from(text, ref, held[0][1], owner))
     read.relations = _distinct(read.relations)
     return read
 
@@ -419,6 +419,19 @@ def _loader(text: str) -> Any:
 
     fast = getattr(yaml, "CSafeLoader", None)
     return fast if fast is not None and not text.startswith("\ufeff") else yaml.SafeLoader
+
+
+def map_of(ref: Import) -> tuple[str, str]:
+    """(kind, name) of the settings map an import takes: a mounted ConfigMap is one."""
+    return ("ConfigMap", ref[1]) if ref[0] == MOUNTED_KIND else (ref[0], ref[1])
+
+
+def taken_from(text: str, ref: Import, held: Any, owner: Located) -> list[StructuralRelation]:
+    """The calls `owner` makes by its import `ref` of the map `held` (its root in `text`): its
+    settings, or a proxy's configuration file the map holds, for a map mounted as files."""
+    if ref[0] == MOUNTED_KIND:
+        return mounted_proxy_calls(text, held, owner)
+    return taken_settings(text, ref[0], held, ref[2], owner)
 
 
 def taken_settings(
@@ -470,6 +483,10 @@ def _references(root: Any) -> Iterator[Import]:
                 name = _scalar(_get(child, "name"))
                 if name:
                     yield _WHOLE_REFS[ref], name, None
+            elif ref == "configMap":  # a volume: the map's entries mounted as files
+                name = _scalar(_get(child, "name"))
+                if name:
+                    yield MOUNTED_KIND, name, None
             elif ref == "valueFrom":
                 entry = _scalar(_get(node, "name")) or ""
                 for by, kind in _KEY_REFS.items():

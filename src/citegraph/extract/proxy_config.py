@@ -22,11 +22,12 @@ from typing import Any
 
 from .config_values import host_in, same_component
 from .structural import Located, StructuralRelation
-from .yaml_nodes import get, scalar
+from .yaml_nodes import get, pairs, scalar
 
 CONF_TYPE = "text/x-conf"
 PROXY_KIND = "ProxyConfig"  # a configuration file a compose service mounts
 BUILD_KIND = "BuildContext"  # the folder a compose service's image is built from
+MOUNTED_KIND = "MountedConfigMap"  # a ConfigMap a workload mounts as files (`volumes:`)
 # What a configuration file holds to be read for where it sends requests.
 PROXY_MARKS = ("proxy_pass", "grpc_pass", "uwsgi_pass", "fastcgi_pass", "scgi_pass")
 
@@ -38,22 +39,26 @@ _SERVER = re.compile(r"^[ \t]*server[ \t]+(?P<value>[^;#\s]+)[^;\n]*;", re.M)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
 
 
-def proxy_calls(text: str, owner: Located) -> list[StructuralRelation]:
-    """The calls `owner` makes by running a proxy configured by `text` (an nginx file):
-    one for each host a pass directive names, or each server of the upstream it names."""
-    upstreams = {m.group("name"): m for m in _UPSTREAM.finditer(text)}
+def proxy_calls(
+    text: str, owner: Located, within: tuple[int, int] | None = None
+) -> list[StructuralRelation]:
+    """The calls `owner` makes by running a proxy configured by `text` (an nginx file), or by
+    the part of it `within` (character offsets: a file held in a manifest's value): one for
+    each host a pass directive names, or each server of the upstream it names."""
+    start, end = within or (0, len(text))
+    upstreams = {m.group("name"): m for m in _UPSTREAM.finditer(text, start, end)}
     found: dict[tuple[int, int, int], StructuralRelation] = {}
-    for directive in _PASS.finditer(text):
+    for directive in _PASS.finditer(text, start, end):
         value = directive.group("value")
         upstream = upstreams.get(_SCHEME.sub("", value).split("/", 1)[0])
         if upstream is not None:
             for server in _SERVER.finditer(text, upstream.start("body"), upstream.end("body")):
-                start = text.index("upstream", upstream.start())
-                evidence = Located(text[start : server.end()], start, server.end())
+                at = text.index("upstream", upstream.start())
+                evidence = Located(text[at : server.end()], at, server.end())
                 _add(found, evidence, server.group("value"), server.start("value"), owner)
         else:
-            start = directive.start() + len(directive.group()) - len(directive.group().lstrip())
-            evidence = Located(text[start : directive.end()], start, directive.end())
+            at = directive.start() + len(directive.group()) - len(directive.group().lstrip())
+            evidence = Located(text[at : directive.end()], at, directive.end())
             _add(found, evidence, value, directive.start("value"), owner)
     return list(found.values())
 
@@ -95,3 +100,14 @@ def in_folder(path: str, folder: str) -> bool:
     """Whether the document named `path` lies in `folder` (a document name's folder) or below."""
     folder = posixpath.normpath(folder)
     return folder == "." or path.startswith(folder.rstrip("/") + "/")
+
+
+def mounted_proxy_calls(text: str, held: Any, owner: Located) -> list[StructuralRelation]:
+    """The calls `owner` makes by mounting a ConfigMap (`held`, its root in `text`) whose
+    `data` holds an nginx file (`default.conf: |` and the file's lines)."""
+    found: list[StructuralRelation] = []
+    for _key, value in pairs(get(held, "data")):
+        written = scalar(value)
+        if written and any(mark in written for mark in PROXY_MARKS):
+            found += proxy_calls(text, owner, (value.start_mark.index, value.end_mark.index))
+    return found

@@ -27,7 +27,7 @@ from typing import Any
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository, link_identity
 from ..values.documents import Chunk, Document
-from .config_relations import Held, YamlSettings, in_namespace, read_yaml, taken_settings
+from .config_relations import Held, YamlSettings, in_namespace, map_of, read_yaml, taken_from
 from .env_files import (
     ENV_FILE_KIND,
     EnvSetting,
@@ -137,13 +137,15 @@ def _taken(files: list[_File]) -> Iterable[tuple[_File, _File, StructuralRelatio
         for owner, namespace, (kind, name, key) in file.read.imports:
             if kind in (ENV_FILE_KIND, PROXY_KIND, BUILD_KIND):
                 continue  # read above
-            others = [(f, h) for f, h in defined.get((kind, name), []) if f is not file]
+            others = [
+                (f, h) for f, h in defined.get(map_of((kind, name, key)), []) if f is not file
+            ]
             fitting = in_namespace([h for _, h in others], namespace)
             holders = _nearest(file, [(f, h) for f, h in others if h in fitting])
             if len(holders) != 1:
                 continue  # defined nowhere else, or in several places: which one is not said
             holder, (_, root) = holders[0]
-            for relation in taken_settings(holder.text.text, kind, root, key, owner):
+            for relation in taken_from(holder.text.text, (kind, name, key), root, owner):
                 yield file, holder, relation
 
 
