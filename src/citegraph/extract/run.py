@@ -28,7 +28,7 @@ from .calls import (
     window_text,
 )
 from .config_prose import not_prose
-from .config_relations import read_yaml, toml_relations
+from .config_relations import read_yaml
 from .config_values import MAX_CONFIG_CHARS, a_lock_file
 from .diagrams import diagram_relations, may_hold_diagrams
 from .grounding import ground, ground_window
@@ -41,6 +41,7 @@ from .prose_names import EarlierNames, Names
 from .prose_relations import Spans, code_blocks, sentence_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .table_relations import table_relations
+from .toml_relations import toml_relations
 from .writes import BackgroundWrites, Rows
 
 # Rows are written in flushes of about this many, also within a document, so that a huge
