@@ -2106,3 +2106,23 @@ def test_a_generic_component_named_in_parentheses_is_that_name(scope: Scope) -> 
         ("Frontend", "calls", "Payment Service"),
     }
     _assert_located(scope, scope.relations())
+
+
+def test_a_component_phrase_opening_a_sentence_is_named_whole(scope: Scope) -> None:
+    """A sentence or list item opening with a component phrase, capitalised only because it
+    opens it ("Checkout service calls...", "1. Query frontend stores..."), names the
+    component by the whole phrase; "Each service" or "Two services" name none, and a first
+    word the text writes in capitals elsewhere stays the name it is ("Redis")."""
+    scope.ingest(
+        b"Checkout service calls the payment service.\n\n"
+        b"1. Query frontend stores each query into an in-memory queue.\n\n"
+        b"Each service calls the Audit API. Two services call the Ledger API.\n\n"
+        b"The cart service uses Redis.\n\nRedis server sends events to the ledger service.\n",
+        name="flows.md",
+    )
+    assert _triples(scope) == {
+        ("Checkout service", "calls", "payment service"),
+        ("Query frontend", "writes", "in-memory queue"),
+        ("cart service", "uses", "Redis"),
+        ("Redis", "sends-to", "ledger service"),
+    }

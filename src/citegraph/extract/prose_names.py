@@ -212,6 +212,7 @@ _QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()
 )
 _WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
+_NUMBERS = frozenset("one two three four five six seven eight nine ten both few most".split())
 
 
 def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
@@ -304,10 +305,38 @@ def _joins(char: str) -> bool:
     return char.isalnum() or char in "_-"
 
 
+# A component phrase opening a sentence, its first word in capitals for that reason alone
+# ("Checkout service calls the payment service", "Query frontend stores the query"), after
+# any list or heading marker.
+_OPENING_COMPONENT = re.compile(
+    r"[ \t\n>#*+-]*(?:\d+[.)][ \t]+)?"
+    r"(?P<phrase>(?P<first>[A-Z][a-z][\w-]*)(?:[ \t]+(?P<second>[a-z][\w-]*))?[ \t]+"
+    r"(?:" + "|".join(COMPONENT_WORDS) + r"))(?![\w-])"
+)
+
+
+def _opening_component(text: str, known: Names) -> Name | None:
+    """The component phrase `text` (a sentence) opens with, written in capitals only because
+    it opens it: its first word is no name known in capitals, nor a word that describes or
+    counts ("Each service", "Other services", "Two services")."""
+    match = _OPENING_COMPONENT.match(text)
+    if match is None:
+        return None
+    first, second = match.group("first"), match.group("second")
+    if first.lower() in known._own or first.lower() in _QUANTIFIERS or first.lower() in _NUMBERS:
+        return None
+    if not _names_a_component(first) or (second is not None and not _names_a_component(second)):
+        return None
+    return Name(match.group("phrase"), match.start("phrase"), match.end("phrase"))
+
+
 def names_in(text: str, known: Names) -> list[Name]:
     """Where the known names and component phrases occur in `text`, longest first where
     they overlap, in order."""
     found = known.find(text)
+    opening = _opening_component(text, known)
+    if opening is not None:
+        found.append(opening)
     for match in _COMPONENT.finditer(text):
         words = match.group().split()
         # the words naming it, before the component word: "since all services", "another
