@@ -556,6 +556,32 @@ def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
     assert (frontend.name, frontend.type, frontend.mentions) == ("Frontend", "name", 2)
 
 
+def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope) -> None:
+    """A name the first chunk writes in capitals mid-sentence is that name where a later
+    chunk opens a sentence with it ("Frontend calls the cart service."; such a word alone
+    would be the ordinary word opening a sentence). In lower case after a word describing
+    it and before a noun that is no verb ("subscribes to specific frontend events") it modifies
+    the noun; before a verb ("the new frontend calls") it is the name."""
+    filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
+    text = (
+        b"# Design\n\nRequests reach the Frontend first. Events go through Kafka.\n\n"
+        + filler
+        + b"\n\nFrontend calls the cart service.\nKafka sends events to the audit service.\n"
+        b"The report service subscribes to specific frontend events.\n"
+        b"The new frontend calls the search service.\n"
+    )
+    scope.ingest(text, name="design.md")
+    chunks = list(scope.chunks(scope.documents()[0].id))
+    assert len(chunks) > 5 and b"Frontend calls" in text[chunks[-1].start_byte :]
+    later = [r for r in scope.relations() if not r.weak and r.start_byte >= chunks[-1].start_byte]
+    assert {(r.source, r.type, r.target) for r in later} == {
+        ("Frontend", "calls", "cart service"),
+        ("Kafka", "sends-to", "audit service"),
+        ("Frontend", "calls", "search service"),
+    }
+    _assert_located(scope, later)
+
+
 def test_a_verb_before_to_passes_its_subject_on_to_the_infinitive(scope: Scope) -> None:
     """ "X is configured to use Y", "X needs to query Y", "X seems to depend on Y": the
     subject of a verb of that class is the infinitive's, which the cue table then reads

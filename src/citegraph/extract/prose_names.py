@@ -68,7 +68,8 @@ class Name:
 class Names:
     """The names to look for in a chunk's sentences. `carried`: one-word names found earlier
     in the document, by their spelling in lower case ("frontend" -> "Frontend"), looked for
-    as whole lowercase words (so that a chunk need not have written them in capitals)."""
+    as whole words, in lower case or capitalised (so that a chunk need not have written them
+    in capitals, nor anywhere but where its sentences open)."""
 
     def __init__(self, known: Iterable[str], carried: Mapping[str, str] | None = None):
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
@@ -102,15 +103,16 @@ class Names:
         return found
 
     def _find_carried(self, text: str) -> list[Name]:
-        written = self.carried.keys() & set(_LOWERCASE_WORD.findall(text))
+        written = self.carried.keys() & {w.lower() for w in _CARRIED_WORD.findall(text)}
         written -= self._own  # found already, in any case
         found: list[Name] = []
         if not written:
             return found  # most sentences
-        for match in _LOWERCASE_WORD.finditer(text):
+        for match in _CARRIED_WORD.finditer(text):
             word = match.group()
-            if word in written and not _an_ordinary_word(
-                self.carried[word], text, match.start(), match.end()
+            lowered = word.lower()
+            if lowered in written and not _an_ordinary_word(
+                self.carried[lowered], text, match.start(), match.end()
             ):
                 found.append(Name(word, match.start(), match.end()))
         return found
@@ -197,7 +199,9 @@ class EarlierNames:
         return {**names, **more} if more else names
 
 
-_LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
+# A carried name as a later chunk writes it: in lower case, or capitalised (where a sentence
+# opens with it, which alone would not make it a name in that chunk: "Checkout calls...").
+_CARRIED_WORD = re.compile(r"(?<![\w-])(?:[a-z]{2,}|[A-Z][a-z]+)(?![\w-])")
 # Words for what a project holds besides components (files, data, tests, tasks): a heading's
 # "Config" or "Tasks" is, in lower case, the ordinary word ("needs 4 config fields").
 _THINGS = frozenset(
@@ -240,6 +244,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return True  # "subscribes to external systems": it modifies the noun after it
     if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
         return True  # "all EventSources use the webhook type", not "the chatbot sends"
+    if lowered in _DESCRIBING and _a_noun_after(text, end) and not _a_verb_after(text, end):
+        return True  # "subscribe to specific event types", not "the new frontend calls"
     # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
     return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
 
@@ -272,6 +278,12 @@ def _a_noun_after(text: str, end: int, subject_too: bool = False) -> bool:
         or word in SAME_THING
         or word in _COMPONENT_PARTS
     )
+
+
+def _a_verb_after(text: str, end: int) -> bool:
+    """Whether a verb of the table follows `end` ("the new frontend calls")."""
+    after = _WORD_AFTER.match(text, end)
+    return after is not None and after.group(1) in _VERB_WORDS
 
 
 # Words after a component's name that are still about that component ("the kafka topic").
