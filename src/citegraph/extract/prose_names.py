@@ -103,18 +103,20 @@ class Names:
         return found
 
     def _find_carried(self, text: str) -> list[Name]:
-        written = self.carried.keys() & {w.lower() for w in _CARRIED_WORD.findall(text)}
-        written -= self._own  # found already, in any case
+        lowercase = list(_LOWERCASE_WORD.finditer(text))
+        opening = list(_OPENING_WORD.finditer(text))
+        words = {m.group() for m in lowercase} | {m.group(1).lower() for m in opening}
+        written = (self.carried.keys() & words) - self._own  # (own: found already, any case)
         found: list[Name] = []
         if not written:
             return found  # most sentences
-        for match in _CARRIED_WORD.finditer(text):
-            word = match.group()
-            lowered = word.lower()
+        spans = [m.span() for m in lowercase] + [m.span(1) for m in opening]
+        for start, end in sorted(spans):
+            lowered = text[start:end].lower()
             if lowered in written and not _an_ordinary_word(
-                self.carried[lowered], text, match.start(), match.end()
+                self.carried[lowered], text, start, end
             ):
-                found.append(Name(word, match.start(), match.end()))
+                found.append(Name(text[start:end], start, end))
         return found
 
     @cached_property
@@ -199,9 +201,11 @@ class EarlierNames:
         return {**names, **more} if more else names
 
 
-# A carried name as a later chunk writes it: in lower case, or capitalised (where a sentence
-# opens with it, which alone would not make it a name in that chunk: "Checkout calls...").
-_CARRIED_WORD = re.compile(r"(?<![\w-])(?:[a-z]{2,}|[A-Z][a-z]+)(?![\w-])")
+# A carried name as a later chunk writes it: in lower case, or capitalised where a sentence
+# or line opens with it (which alone would not make it a name in that chunk: "Checkout
+# calls..."); elsewhere in capitals the chunk finds it itself.
+_LOWERCASE_WORD = re.compile(r"(?<![\w-])[a-z]{2,}(?![\w-])")
+_OPENING_WORD = re.compile(r"(?:^|(?<=[.!?:][ \t]))[ \t>#*+-]*([A-Z][a-z]+)(?![\w-])", re.M)
 # Words for what a project holds besides components (files, data, tests, tasks): a heading's
 # "Config" or "Tasks" is, in lower case, the ordinary word ("needs 4 config fields").
 _THINGS = frozenset(
