@@ -295,6 +295,9 @@ def _on_a_setting(text: str, first: int, last: int) -> bool:
     return after is not None and _HARD_STOPS.search(text, last, after.start()) is None
 
 
+# A clause of its own after the relation, whose condition is its own: "X uses Redis while
+# the others use Postgres if...", "X calls Y, which retries if it fails".
+_LATER_CLAUSE = re.compile(r"\b(?:while|whereas|which)\b", re.I)
 # A condition closed by a comma with more of the sentence after it is set before what it
 # conditions, not after.
 _FRONTED = re.compile(r"[^,.;:!?\n]*,\s*\w")
@@ -304,7 +307,10 @@ def _conditioned_after(text: str, last: int) -> bool:
     """Whether a condition after the relation's later end `last`, in its clause, governs it
     (CONDITIONS_AFTER)."""
     for match in _CONDITION_AFTER.finditer(text, last):
-        if _HARD_STOPS.search(text, last, match.start()) is not None:
+        if (
+            _HARD_STOPS.search(text, last, match.start()) is not None
+            or _LATER_CLAUSE.search(text, last, match.start()) is not None
+        ):
             return False  # a later clause's condition
         before = max(0, match.start() - 24)
         if match.group().casefold() == "if" and _ASKING.search(text, before, match.start()):
