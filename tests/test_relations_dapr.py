@@ -22,6 +22,25 @@ spec:
 scopes:
   - order-service
   - "make-line-service"
+auth:
+  secretStore: shop-secrets
+"""
+
+DEPLOYMENT = b"""apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: basket
+spec:
+  template:
+    metadata:
+      annotations:
+        dapr.io/enabled: "true"
+        dapr.io/app-id: "basket-api"
+        dapr.io/config: "tracing-config"
+    spec:
+      containers:
+        - name: basket-api
+          image: shop/basket:1.0
 """
 
 # Not a Dapr component: an OAuth client's scopes are permissions, not applications.
@@ -41,14 +60,19 @@ def _triples(scope: Scope) -> set[tuple[str, str, str]]:
 
 def test_a_components_scopes_use_it_and_its_camel_case_host_is_called(scope: Scope) -> None:
     """Each app a Dapr component's `scopes` name uses the component, quoted from the `scopes`
-    key to its item, the component bound at its `metadata.name`; the
-    component calls the host its `redisHost` entry names. Another API's `scopes` are none."""
+    key to its item, the component bound at its `metadata.name`; the component calls the host
+    its `redisHost` entry names and uses the secret store its `auth` names; a workload uses
+    the Dapr Configuration its `dapr.io/config` annotation names. Another API's `scopes` are
+    none."""
     scope.ingest(STATE_STORE, name="components/orders-state.yaml")
     scope.ingest(OAUTH_CLIENT, name="auth/portal.yaml")
+    scope.ingest(DEPLOYMENT, name="deploy/basket.yaml")
     assert _triples(scope) == {
         ("order-service", "uses", "orders.state"),
         ("make-line-service", "uses", "orders.state"),
         ("orders.state", "calls", "orders-cache"),
+        ("orders.state", "uses", "shop-secrets"),
+        ("basket", "uses", "tracing-config"),
     }
     for r in scope.relations():
         assert r.document_id and r.start_byte is not None and r.end_byte is not None

@@ -35,7 +35,7 @@ from .config_values import (
     names_an_address,
     same_component,
 )
-from .dapr import a_dapr_component, scoped_uses
+from .dapr import a_dapr_component, configuration_uses, scoped_uses, secret_store_uses
 from .env_files import compose_env_imports
 from .feature_flags import conditioned, features_off
 from .proxy_config import MOUNTED_KIND, compose_proxy_imports, mounted_proxy_calls
@@ -372,6 +372,9 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             read.relations.extend(conditioned(found, features_off(root)))
             if a_dapr_component(root, kind):
                 read.relations.extend(scoped_uses(text, located, root))
+                read.relations.extend(secret_store_uses(text, located, root))
+            elif "dapr.io/config" in text:
+                read.relations.extend(configuration_uses(text, located, root))
         imports.extend((located, namespace, ref) for ref in _imports(root))
     for owner, namespace, ref in imports:
         held = in_namespace(read.maps.get(map_of(ref), []), namespace)

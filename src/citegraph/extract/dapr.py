@@ -5,8 +5,11 @@ applications its `scopes:` list names, by their app ids: the list is where the p
 which services use it (`scopes: - make-line-service` under the component
 `reddog.state.makeline`). Each item becomes a `uses` relation from that application to the
 component, quoted from the `scopes` key to the item, the component bound at its
-`metadata.name`. What the component itself calls (its `redisHost`, its broker's URL) is read
-as any manifest's settings (config_relations.py).
+`metadata.name`. A component that takes its secrets from a secret store (`auth: secretStore:
+vault`) uses that store, and a workload whose sidecar is configured by a Dapr Configuration
+(the annotation `dapr.io/config: "dapr-config"`) uses that configuration. What the component
+itself calls (its `redisHost`, its broker's URL) is read as any manifest's settings
+(config_relations.py).
 """
 
 from __future__ import annotations
@@ -38,3 +41,39 @@ def scoped_uses(text: str, component: Located, root: Any) -> Iterator[Structural
         end = item.end_mark.index
         evidence = Located(text[key.start_mark.index : end], key.start_mark.index, end)
         yield StructuralRelation("uses", evidence, named(text, item), component)
+
+
+def secret_store_uses(text: str, component: Located, root: Any) -> Iterator[StructuralRelation]:
+    """A component's use of the secret store its `auth.secretStore` names."""
+    for key, value in pairs(get(root, "auth")):
+        store = scalar(value)
+        if scalar(key) == "secretStore" and store and store != component.text:
+            start, end = key.start_mark.index, value.end_mark.index
+            yield StructuralRelation(
+                "uses", Located(text[start:end], start, end), component, named(text, value)
+            )
+
+
+_MAX_NODES = 5_000  # a walk for annotations stops after this many nodes
+
+
+def configuration_uses(text: str, workload: Located, root: Any) -> Iterator[StructuralRelation]:
+    """A workload's use of the Dapr Configuration its pods' `dapr.io/config` annotation
+    names."""
+    import yaml
+
+    stack, seen = [root], 0
+    while stack and seen < _MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+            continue
+        for key, value in pairs(node):
+            name = scalar(value)
+            if scalar(key) == "dapr.io/config" and name and name != workload.text:
+                start, end = key.start_mark.index, value.end_mark.index
+                where = Located(text[start:end], start, end)
+                yield StructuralRelation("uses", where, workload, named(text, value))
+            elif name is None:
+                stack.append(value)
