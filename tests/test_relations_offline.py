@@ -2152,3 +2152,19 @@ def test_a_component_phrase_opening_a_sentence_is_named_whole(scope: Scope) -> N
         ("cart service", "uses", "Redis"),
         ("Redis", "sends-to", "ledger service"),
     }
+
+
+def test_a_verb_after_a_form_of_be_is_a_participle_and_endpoint_is_a_common_word(
+    scope: Scope,
+) -> None:
+    """ "The field can be read from an HTTP header" says nothing the field does ("read" after
+    "be" is a participle); the active verb still reads. "Endpoint", a heading's word, is
+    in lower case the common word ("calls the info endpoint of each Store" calls the Store)."""
+    scope.ingest(
+        b"## Endpoint\n\nThe Querier calls the info endpoint of each Store.\n\n"
+        b"The field `remote_user` can be read from an HTTP header.\n"
+        b"Orders are usually read from Kafka by the Worker.\n"
+        b"The Worker reads from Kafka.\n",
+        name="notes.md",
+    )
+    assert _triples(scope) == {("Querier", "calls", "Store"), ("Worker", "reads", "Kafka")}

@@ -214,7 +214,12 @@ _THINGS = frozenset(
     "messages requests spans records".split()
 )
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
-_GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS) - {"frontend", "backend", "gateway"}
+_PARTS_OF_ANY = frozenset({"endpoint", "endpoints"})  # "calls the info endpoint"
+_GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) - {
+    "frontend",
+    "backend",
+    "gateway",
+}
 # Before an ordinary word, not a name: "these tools", "each tool".
 _QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()

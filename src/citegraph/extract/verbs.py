@@ -119,6 +119,9 @@ _NOUN_BEFORE_AGENT = re.compile(
     r"known|found|set|put|paid|brought|led)\s+by\b",
     re.I,
 )
+# A form of "be" just before a verb's word makes it a participle ("can be read from", "is
+# read by"): what it states of the name before it is no doing of that name's.
+_BE_BEFORE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?\Z", re.I)
 # What a verb is done with, through or for, not to: a name after it, past the verb's own
 # object, is no object ("reads carts via the Redis client" reads no Redis client, "uses
 # several strategies for resilience" uses no Resilience).
@@ -218,6 +221,8 @@ class VerbTable:
                 between, match.end()
             ):
                 continue  # the name after it is what the verb is done with
+            if not verb.passive and _BE_BEFORE.search(between, 0, match.start()):
+                continue  # "the field can be read from a header": a participle, a passive
             if best is None or match.start() < best.start:
                 best = Stated(verb.type, verb.passive, match.start(), match.end())
         return best
