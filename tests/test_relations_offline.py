@@ -2168,3 +2168,14 @@ def test_a_verb_after_a_form_of_be_is_a_participle_and_endpoint_is_a_common_word
         name="notes.md",
     )
     assert _triples(scope) == {("Querier", "calls", "Store"), ("Worker", "reads", "Kafka")}
+
+
+def test_a_name_after_via_is_no_object_of_a_verb_ending_in_a_preposition(scope: Scope) -> None:
+    """ "routes requests to these endpoints via the Mesh": the object is what comes after
+    "to" (no name here), not the name after "via", which the verb is done through."""
+    scope.ingest(
+        b"The Gateway routes requests to these endpoints via the Mesh.\n"
+        b"The Ruler sends alerts to the Alertmanager via HTTP.\n",
+        name="routes.md",
+    )
+    assert _triples(scope) == {("Ruler", "sends-to", "Alertmanager")}

@@ -217,9 +217,7 @@ class VerbTable:
                 not verb.passive and _NOUN_BEFORE_AGENT.match(between, match.end())
             ):
                 continue
-            if verb.phrase.split()[-1] not in _PREPOSITIONS and _INSTRUMENT.search(
-                between, match.end()
-            ):
+            if _INSTRUMENT.search(between, match.end()):
                 continue  # the name after it is what the verb is done with
             if not verb.passive and _BE_BEFORE.search(between, 0, match.start()):
                 continue  # "the field can be read from a header": a participle, a passive
