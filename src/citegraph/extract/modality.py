@@ -271,14 +271,17 @@ def assess(
 # "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause on a setting's
 # value, opening with "when" (or "once", "whenever"), conditions what it is about as "if"
 # does, before or after it ("X writes to Redis when caching is enabled"); "when a request
-# arrives, X calls Y" states what happens each time, and stays.
+# arrives, X calls Y" states what happens each time, and stays. A setting in backticks may
+# hold dots (`--query.promql-engine=thanos`).
 _SETTING_CLAUSE = (
-    r"(?:when|whenever|once)\s+[^,.;:!?\n]{1,80}?\s+(?:is|are)\s+(?:not\s+)?"
-    r"(?:(?:set(?:\s+to)?|unset|enabled|disabled|true|false|on|off|configured|turned\s+"
+    r"(?:when|whenever|once)\s+(?:`[^`\n]{1,60}`|[^,.;:!?\n`]){1,80}?\s+(?:is|are)\s+(?:not\s+)?"
+    r"(?:(?:set(?:\s+to)?|unset|enabled|disabled|true|false|on|off|configured|specified|turned\s+"
     r"(?:on|off)|switched\s+(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?"
     r"|`[^`\n]{1,40}`\s*)"
 )
-_SETTING_CONDITION = re.compile(r"\A\W*" + _SETTING_CLAUSE + ",", re.I)
+# (after a connective: "However, when `--engine=thanos` is specified, Thanos uses ...")
+_CONNECTIVE = r"(?:(?:however|but|and|also|otherwise|alternatively|instead|note\s+that),?\s+)?"
+_SETTING_CONDITION = re.compile(r"\A\W*" + _CONNECTIVE + _SETTING_CLAUSE + ",", re.I)
 _SETTING_CONDITION_AFTER = re.compile(
     r"(?<![\w'’-])" + _SETTING_CLAUSE + r"(?=[,.;:!?\n]|\Z)", re.I
 )
