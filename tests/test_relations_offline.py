@@ -2179,3 +2179,16 @@ def test_a_name_after_via_is_no_object_of_a_verb_ending_in_a_preposition(scope: 
         name="routes.md",
     )
     assert _triples(scope) == {("Ruler", "sends-to", "Alertmanager")}
+
+
+def test_a_name_before_compatible_says_what_something_else_is_compatible_with(
+    scope: Scope,
+) -> None:
+    """ "uses any Prometheus Query API compatible solution", "a Redis compatible store": what
+    is used is compatible with the name, not the name itself."""
+    scope.ingest(
+        b"The Receiver uses any Prometheus Query API compatible solution.\n"
+        b"The Cart uses a Redis compatible store.\nThe Worker uses Redis.\n",
+        name="compat.md",
+    )
+    assert _triples(scope) == {("Worker", "uses", "Redis")}

@@ -311,7 +311,7 @@ _DESCRIBING = frozenset(
     "main whole entire specific particular respective relevant appropriate individual "
     "existing underlying remaining corresponding following certain given actual real "
     "additional extra further multiple remote local internal external public private global "
-    "custom default primary secondary".split()
+    "custom default primary secondary compatible compliant".split()
 )
 
 
@@ -378,6 +378,7 @@ def names_in(text: str, known: Names) -> list[Name]:
         if (
             (not kept or name.start >= kept[-1].end)
             and not _the_end_of_a_phrase(text, name)
+            and not _COMPATIBLE_AFTER.match(text, name.end)
             and not _a_part_of_a_word(text, name)
             and not _code(text, name)
             and name.text not in _NO_NAMES
@@ -436,6 +437,12 @@ _GENERIC_ACRONYMS = frozenset({"API", "UI", "GUI", "CLI", "SDK", "URL", "URI", "
 _VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split())
 _WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z-]*) \Z")
 _TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
+
+
+# A name followed by "compatible" (maybe after its API's acronym) says what something else is
+# compatible with: "uses any Prometheus Query API compatible solution", "a Redis compatible
+# store" (as "Prometheus-compatible" does, hyphenated: offline.py).
+_COMPATIBLE_AFTER = re.compile(r"[ \t]+(?:[A-Z]{2,}[ \t]+)?(?:compatible|compliant)\b", re.I)
 
 
 def _the_end_of_a_phrase(text: str, name: Name) -> bool:
