@@ -764,7 +764,11 @@ def test_a_gerund_opening_a_sentence_is_its_subject_and_a_placeholder_is_code(
         b"The Chart still reads `events.<key>.topic` from the Values File.\n",
         name="contributing.md",
     )
-    assert _triples(scope) == {("Billing Service", "calls", "Ledger")}
+    # (the key in backticks is one word of the gap: what is read from is the Values File)
+    assert _triples(scope) == {
+        ("Billing Service", "calls", "Ledger"),
+        ("Chart", "reads", "Values File"),
+    }
 
 
 def test_a_bare_component_word_is_no_name_but_a_component_named_by_it_is() -> None:
@@ -2192,3 +2196,17 @@ def test_a_name_before_compatible_says_what_something_else_is_compatible_with(
         name="compat.md",
     )
     assert _triples(scope) == {("Worker", "uses", "Redis")}
+
+
+def test_code_in_backticks_is_one_word_between_a_verb_and_its_object(scope: Scope) -> None:
+    """A path or template in backticks between a verb and its object counts as one word,
+    whatever it holds ("calls the `/vehicleinfo/{license-number}` endpoint of the
+    Registration Service"); a dash still sets off a clause of its own."""
+    scope.ingest(
+        b"The Fine Service calls the `/vehicleinfo/{license-number}.json` endpoint of the "
+        b"Registration Service.\n"
+        b"The Build Job uses `go install example.org/x/tool@latest` \xe2\x80\x94 Scorecard "
+        b"flags it.\n",
+        name="flow.md",
+    )
+    assert _triples(scope) == {("Fine Service", "calls", "Registration Service")}

@@ -41,6 +41,7 @@ from .verbs import DEFAULT_VERBS, Stated, VerbTable
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 # A pronoun subject opening a sentence (or a clause after a semicolon: "; it calls").
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
@@ -78,11 +79,13 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     meant = _named_in_parentheses(text, following, after)
     if meant is not None:
         return [meant]
-    gap = text[after : following[0].start]
+    # code in backticks is one word of the gap, whatever it holds ("the `/items/{id}.json`
+    # endpoint of the Catalog")
+    gap = _CODE_SPAN.sub("`", text[after : following[0].start])
     words = re.findall(r"[\w'’-]+", gap.lower())
     if (
         len(gap) > _MAX_OBJECT_GAP
-        or re.search(r"[.;:!?,()\n]", gap)
+        or re.search(r"[.;:!?,()\n—–]", gap)  # (a dash sets off a clause of its own)
         or CLAUSE_WORDS.intersection(words)
         or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
     ):
