@@ -6,9 +6,11 @@ request: `proxy_pass http://order-service:3000;` (or `grpc_pass`, `uwsgi_pass`,
 servers (`upstream web { server frontend:3000; }`). Each host so named (its first label, as
 for a setting) is called by whoever runs the proxy, which the file itself does not say: a
 compose service that mounts the file (`volumes: - ./nginx.conf:/etc/nginx/conf.d/default.conf`)
-or is built from the folder holding it (`build: src/store-front`). settings_links.py joins
-the two over the scope; the quote is the directive, or an upstream block from its name to
-the server's line, and the source is bound at the service's name in the compose file.
+or is built from the folder holding it (`build: src/store-front`), or a Kubernetes workload
+that mounts a ConfigMap holding it (`volumes: - configMap: name: nginx-config`).
+settings_links.py joins them over the scope (config_relations.py within one manifest); the
+quote is the directive, or an upstream block from its name to the server's line, and the
+source is bound at the service's or workload's name.
 A directive in a comment, to a variable (`http://$backend`) or to the machine itself
 (`localhost`, `127.0.0.1`, a socket) names no component.
 """
@@ -52,8 +54,8 @@ def proxy_calls(
         value = directive.group("value")
         upstream = upstreams.get(_SCHEME.sub("", value).split("/", 1)[0])
         if upstream is not None:
+            at = text.index("upstream", upstream.start())
             for server in _SERVER.finditer(text, upstream.start("body"), upstream.end("body")):
-                at = text.index("upstream", upstream.start())
                 evidence = Located(text[at : server.end()], at, server.end())
                 _add(found, evidence, server.group("value"), server.start("value"), owner)
         else:
