@@ -45,6 +45,7 @@ from .yaml_nodes import located as _located
 from .yaml_nodes import named as _named
 from .yaml_nodes import pairs as _pairs
 from .yaml_nodes import scalar as _scalar
+from .yaml_nodes import spanning as _spanning
 
 
 def _targets(
@@ -91,8 +92,7 @@ def _calls(
     value = _scalar(value_node)
     if value is None:
         return []
-    start = name_node.start_mark.index
-    evidence = Located(text[start : value_node.end_mark.index], start, value_node.end_mark.index)
+    evidence = _spanning(text, name_node, value_node)
     return [
         StructuralRelation("calls", evidence, owner, target)
         for target in _targets(_located(text, value_node), value, 0, owner, peers)
@@ -238,9 +238,7 @@ def _depends_on(text: str, owner: Located, key: Any, node: Any) -> Iterator[Stru
             if target.text != name:  # quoted: the name inside the quotes
                 at = target.start + target.text.index(name)
                 target = Located(name, at, at + len(name))
-            start = key.start_mark.index
-            evidence = Located(text[start : item.end_mark.index], start, item.end_mark.index)
-            yield StructuralRelation("depends-on", evidence, owner, target)
+            yield StructuralRelation("depends-on", _spanning(text, key, item), owner, target)
 
 
 def _links(
@@ -261,10 +259,8 @@ def _links(
             continue
         at = _located(text, item)
         start = at.start + at.text.index(name)
-        evidence = Located(text[key.start_mark.index : item.end_mark.index], key.start_mark.index,
-                           item.end_mark.index)  # fmt: skip
         yield StructuralRelation(
-            "depends-on", evidence, owner, Located(name, start, start + len(name))
+            "depends-on", _spanning(text, key, item), owner, Located(name, start, start + len(name))
         )
 
 
@@ -322,6 +318,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         return read
     imports: list[tuple[Located, str | None, Import]] = []
     named = next((n for n in map(_application_name, documents) if _scalar(n)), None)
+    dapr_configured = "dapr.io/config" in text  # (a workload's pods' annotation, read below)
     application = None if named is None else _application(text, named)
     for root in documents:
         if root is None:
@@ -373,7 +370,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             if a_dapr_component(root, kind):
                 read.relations.extend(scoped_uses(text, located, root))
                 read.relations.extend(secret_store_uses(text, located, root))
-            elif "dapr.io/config" in text:
+            elif dapr_configured:
                 read.relations.extend(configuration_uses(text, located, root))
         imports.extend((located, namespace, ref) for ref in _imports(root))
     for owner, namespace, ref in imports:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .structural import Located, StructuralRelation
-from .yaml_nodes import get, named, pairs, scalar
+from .yaml_nodes import get, named, pairs, scalar, spanning
 
 
 def a_dapr_component(root: Any, kind: str | None) -> bool:
@@ -38,9 +38,7 @@ def scoped_uses(text: str, component: Located, root: Any) -> Iterator[Structural
         app = scalar(item)
         if not app or app == component.text:
             continue
-        end = item.end_mark.index
-        evidence = Located(text[key.start_mark.index : end], key.start_mark.index, end)
-        yield StructuralRelation("uses", evidence, named(text, item), component)
+        yield StructuralRelation("uses", spanning(text, key, item), named(text, item), component)
 
 
 def secret_store_uses(text: str, component: Located, root: Any) -> Iterator[StructuralRelation]:
@@ -48,10 +46,8 @@ def secret_store_uses(text: str, component: Located, root: Any) -> Iterator[Stru
     for key, value in pairs(get(root, "auth")):
         store = scalar(value)
         if scalar(key) == "secretStore" and store and store != component.text:
-            start, end = key.start_mark.index, value.end_mark.index
-            yield StructuralRelation(
-                "uses", Located(text[start:end], start, end), component, named(text, value)
-            )
+            evidence = spanning(text, key, value)
+            yield StructuralRelation("uses", evidence, component, named(text, value))
 
 
 _MAX_NODES = 5_000  # a walk for annotations stops after this many nodes
@@ -72,8 +68,7 @@ def configuration_uses(text: str, workload: Located, root: Any) -> Iterator[Stru
         for key, value in pairs(node):
             name = scalar(value)
             if scalar(key) == "dapr.io/config" and name and name != workload.text:
-                start, end = key.start_mark.index, value.end_mark.index
-                where = Located(text[start:end], start, end)
-                yield StructuralRelation("uses", where, workload, named(text, value))
+                evidence = spanning(text, key, value)
+                yield StructuralRelation("uses", evidence, workload, named(text, value))
             elif name is None:
                 stack.append(value)

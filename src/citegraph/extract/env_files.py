@@ -124,9 +124,9 @@ def env_features_off(settings: dict[str, EnvSetting], keys: set[str | None]) -> 
     return {feature for s in chosen for feature in flag_off(s.key, s.value)}
 
 
-def env_file_path(compose_document: str, named: str) -> str:
-    """The document name of the env file `named` (as a compose file writes it) by the
-    compose file's document name: relative to its folder."""
+def path_beside(compose_document: str, named: str) -> str:
+    """The document name of a file or folder a compose file names (an env file, a mounted
+    configuration file, a build context), as it writes it: relative to its folder."""
     folder = posixpath.dirname(compose_document)
     return posixpath.normpath(posixpath.join(folder, named.strip()))
 

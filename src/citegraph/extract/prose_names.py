@@ -372,7 +372,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             if text[start : match.end()] == phrase:
                 found.append(Name(phrase, start, match.end()))
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
-    code = [m.span() for m in _BACKTICKS.finditer(text)] if "`" in text else []
+    code = [m.span() for m in BACKTICKED.finditer(text)] if "`" in text else []
     kept: list[Name] = []
     for name in found:
         if (
@@ -397,7 +397,7 @@ def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
     )
 
 
-_BACKTICKS = re.compile(r"`[^`\n]+`")
+BACKTICKED = re.compile(r"`[^`\n]+`")  # code written in backticks
 # Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing.
 _NO_NAMES = frozenset(
     "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null".split()

@@ -27,7 +27,15 @@ import re
 from ..text.sentences import is_heading, sentence_spans
 from ..values.proposals import RelationProposal
 from .mentions import normalise_name
-from .prose_names import COMPONENT_WORDS, SAME_THING, Name, Names, ends_in_an_amount, names_in
+from .prose_names import (
+    BACKTICKED,
+    COMPONENT_WORDS,
+    SAME_THING,
+    Name,
+    Names,
+    ends_in_an_amount,
+    names_in,
+)
 from .subjects import (
     CLAUSE_WORDS,
     OPENING,
@@ -41,7 +49,6 @@ from .verbs import DEFAULT_VERBS, Stated, VerbTable
 _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
-_CODE_SPAN = re.compile(r"`[^`\n]+`")
 # A pronoun subject opening a sentence (or a clause after a semicolon: "; it calls").
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
 _MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
@@ -81,7 +88,7 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         return [meant]
     # code in backticks is one word of the gap, whatever it holds ("the `/items/{id}.json`
     # endpoint of the Catalog")
-    gap = _CODE_SPAN.sub("`", text[after : following[0].start])
+    gap = BACKTICKED.sub("`", text[after : following[0].start])
     words = re.findall(r"[\w'’-]+", gap.lower())
     if (
         len(gap) > _MAX_OBJECT_GAP

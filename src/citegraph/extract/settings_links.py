@@ -33,8 +33,8 @@ from .env_files import (
     EnvSetting,
     env_features_off,
     env_file_calls,
-    env_file_path,
     last_settings,
+    path_beside,
 )
 from .feature_flags import conditioned
 from .grounding import MAX_EVIDENCE_BYTES
@@ -157,7 +157,7 @@ def _taken_from_env_files(
     turns its calls of that feature off."""
     taken: dict[tuple[int, str], tuple[Located, list[str | None]]] = {}
     for owner, _, (kind, name, key) in file.read.imports:
-        path = env_file_path(file.document.name, name) if kind == ENV_FILE_KIND else None
+        path = path_beside(file.document.name, name) if kind == ENV_FILE_KIND else None
         if path is not None and path in env_files:
             taken.setdefault((owner.start, path), (owner, []))[1].append(key)
     for (_, path), (owner, keys) in taken.items():
@@ -179,7 +179,7 @@ def _proxies_run(
     for owner, _, (kind, written, _key) in file.read.imports:
         if kind not in (PROXY_KIND, BUILD_KIND):
             continue
-        path = env_file_path(file.document.name, written)
+        path = path_beside(file.document.name, written)
         if kind == PROXY_KIND:
             run = [proxies[path]] if path in proxies else []
         else:

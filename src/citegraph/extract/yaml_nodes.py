@@ -31,6 +31,13 @@ def located(text: str, node: Any) -> Located:
     return Located(text[start:end], start, end)
 
 
+def spanning(text: str, first: Any, last: Any) -> Located:
+    """The text from where node `first` starts to where node `last` ends (a key to the end of
+    its value, or to an item of its list): a setting's evidence."""
+    start, end = first.start_mark.index, last.end_mark.index
+    return Located(text[start:end], start, end)
+
+
 def named(text: str, node: Any) -> Located:
     """Where a scalar names something: inside its quotes when it is quoted ("web" in JSON)."""
     whole, value = located(text, node), scalar(node)
