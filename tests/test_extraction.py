@@ -73,6 +73,15 @@ def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     # before it.
     text = "## Setup\n\nQueries must use contexts.\n\n```\nrun()\n```\n\nWell, Alice waits."
     assert _names(text) == {("Setup", "name"), ("Alice", "name")}
+    # A table cell holding a sentence opens one; a cell holding a name does not.
+    table = (
+        "| Service | Description |\n|---|---|\n"
+        "| Redis | Continuously sends requests to Cart Service. Stores carts. |\n"
+        "| Cart Service | Exposes an API. |\n"
+    )
+    found = _names(table)
+    assert {("Redis", "name"), ("Cart Service", "name"), ("API", "acronym")} <= found
+    assert not {name for name, _ in found} & {"Continuously", "Stores", "Exposes"}
 
 
 def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:

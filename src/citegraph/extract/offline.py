@@ -134,6 +134,12 @@ _AN_OBJECT_OPENS = re.compile(
 )
 
 
+# A table cell holding a sentence opens it with a capital ("| Continuously sends requests to
+# the frontend. |"): its first word followed by a word in lower case opens a sentence; a
+# cell holding a name alone ("| Redis |") or a name of several words does not.
+_A_CELL_SENTENCE = re.compile(r" [a-z]")
+
+
 # A name joined to one of these by a hyphen is an adjective ("a Prometheus-compatible store").
 _AN_ADJECTIVE = re.compile(
     r"-(?:compatible|based|like|style|form|aware|native|specific|only|driven|enabled|powered|"
@@ -199,6 +205,7 @@ class OfflineExtractor:
                     or before[-1] in _SENTENCE_ENDS
                     or window.count("\n", len(before)) > 1
                     or (before[-1] in "#/" and _opens_a_comment(text, start, end, before))
+                    or (before[-1] == "|" and _A_CELL_SENTENCE.match(text, end) is not None)
                 )
                 if not opens:
                     mid_sentence.add(word)
