@@ -6,7 +6,7 @@ A setting whose name says it holds another component's address (`PAYMENT_SERVICE
 `http://orders.shop.svc.cluster.local/v1`) states that the setting's owner calls that host.
 The owner is the object that holds the setting: a manifest's `metadata.name`, a compose
 service's key. `depends_on` under a compose service states depends-on relations, and so do
-its `links` to the file's other services.
+its `links` to the file's other services; its other names are aliases (compose_aliases.py).
 
 A ConfigMap or Secret calls nothing: its settings are those of the workloads that take them
 (`envFrom` with a `configMapRef`/`secretRef`, or an env entry's `valueFrom` with a
@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .compose_aliases import compose_aliases
 from .config_values import (
     MAX_CONFIG_CHARS,
     address_setting,
@@ -339,6 +340,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
                     found = list(_settings(text, _named(text, key), body, set(), peers=peers))
                     read.relations.extend(conditioned(found, features_off(body)))
                     read.relations.extend(_links(text, _named(text, key), body, names))
+                    read.relations.extend(compose_aliases(text, key, body))
                 if _scalar(key):  # what it takes from env files and runs with, read with them
                     taken = dict.fromkeys(
                         [*compose_env_imports(body), *compose_proxy_imports(body)]
