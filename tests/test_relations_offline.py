@@ -2180,10 +2180,27 @@ def test_a_name_after_via_is_no_object_of_a_verb_ending_in_a_preposition(scope: 
     "to" (no name here), not the name after "via", which the verb is done through."""
     scope.ingest(
         b"The Gateway routes requests to these endpoints via the Mesh.\n"
-        b"The Ruler sends alerts to the Alertmanager via HTTP.\n",
+        b"The Ruler sends alerts to the Alertmanager via HTTP.\n"
+        b"The Compactor delegates the work to the backend scheduler over gRPC.\n"
+        b"The Frontend talks to the Ad Service over gRPC.\n",
         name="routes.md",
     )
-    assert _triples(scope) == {("Ruler", "sends-to", "Alertmanager")}
+    assert _triples(scope) == {
+        ("Ruler", "sends-to", "Alertmanager"),
+        ("Frontend", "calls", "Ad Service"),
+    }
+
+
+def test_by_default_names_no_agent_of_a_passive(scope: Scope) -> None:
+    """ "Memcached is used by default in the Tanka and Helm examples": nothing uses Memcached
+    there; "by" followed by a manner ("by default", "by name") is no agent."""
+    scope.ingest(
+        b"Memcached is used by default in the Tanka and Helm examples.\n"
+        b"The Cart Service is called by name from the Gateway.\n"
+        b"The Cart Service is used by the Checkout Service.\n",
+        name="passive.md",
+    )
+    assert _triples(scope) == {("Checkout Service", "uses", "Cart Service")}
 
 
 def test_a_name_before_compatible_says_what_something_else_is_compatible_with(

@@ -72,6 +72,13 @@ _PREPOSITIONS = frozenset({"to", "from", "in", "into", "on", "by", "of"})
 _GAP_WORDS = 6
 
 
+# "by" followed by one of these words names a manner, not who does it.
+_NO_AGENT = (
+    r"(?!\s+(?:default|design|hand|convention|itself|themselves|name|means|mistake|chance|"
+    r"accident|way|far)(?![\w-]))"
+)
+
+
 def _compile(phrase: str) -> re.Pattern[str]:
     pattern = ""
     for word in phrase.split():
@@ -80,6 +87,9 @@ def _compile(phrase: str) -> re.Pattern[str]:
         else:
             pattern += re.escape(word) + r"\s+"
     pattern = pattern.removesuffix(r"\s+")
+    if phrase.split()[-1] == "by":
+        # "is used by default", "is called by name": no agent follows
+        pattern += _NO_AGENT
     if phrase.split()[-1] not in _PREPOSITIONS:
         # "needs to be set" states no dependency; "the commercial use of", "the needs of",
         # "queries of the log" are nouns; "calling for X to withdraw" asks for something
@@ -122,11 +132,12 @@ _NOUN_BEFORE_AGENT = re.compile(
 # A form of "be" just before a verb's word makes it a participle ("can be read from", "is
 # read by"): what it states of the name before it is no doing of that name's.
 _BE_BEFORE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?\Z", re.I)
-# What a verb is done with, through or for, not to: a name after it, past the verb's own
-# object, is no object ("reads carts via the Redis client" reads no Redis client, "uses
-# several strategies for resilience" uses no Resilience).
+# What a verb is done with, through, over or for, not to: a name after it, past the verb's
+# own object, is no object ("reads carts via the Redis client" reads no Redis client, "uses
+# several strategies for resilience" uses no Resilience, "delegates the work to the scheduler
+# over gRPC" calls no gRPC).
 _INSTRUMENT = re.compile(
-    r"(?<![\w-])(?:via|through|using|by means of|with the help of|for)(?![\w-])", re.I
+    r"(?<![\w-])(?:via|through|over|using|by means of|with the help of|for)(?![\w-])", re.I
 )
 
 
