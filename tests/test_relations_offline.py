@@ -561,14 +561,17 @@ def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope)
     chunk opens a sentence with it ("Frontend calls the cart service."; such a word alone
     would be the ordinary word opening a sentence). In lower case after a word describing
     it and before a noun that is no verb ("subscribes to specific frontend events") it modifies
-    the noun; before a verb ("the new frontend calls") it is the name."""
+    the noun, and so it does before a word for data ("consumes trace data from Kafka" reads
+    Kafka, not Trace); before a verb ("the new frontend calls") it is the name."""
     filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
     text = (
-        b"# Design\n\nRequests reach the Frontend first. Events go through Kafka.\n\n"
+        b"# Design\n\nRequests reach the Frontend first. Events go through Kafka. A Trace is "
+        b"a tree of spans.\n\n"
         + filler
         + b"\n\nFrontend calls the cart service.\nKafka sends events to the audit service.\n"
         b"The report service subscribes to specific frontend events.\n"
         b"The new frontend calls the search service.\n"
+        b"The block service consumes trace data from Kafka.\n"
     )
     scope.ingest(text, name="design.md")
     chunks = list(scope.chunks(scope.documents()[0].id))
@@ -578,6 +581,7 @@ def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope)
         ("Frontend", "calls", "cart service"),
         ("Kafka", "sends-to", "audit service"),
         ("Frontend", "calls", "search service"),
+        ("block service", "reads", "Kafka"),
     }
     _assert_located(scope, later)
 

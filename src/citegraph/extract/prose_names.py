@@ -213,6 +213,11 @@ _THINGS = frozenset(
     "tests task tasks docs document documents script scripts traces logs metrics events "
     "messages requests spans records".split()
 )
+# Those of them that are never a verb after a name ("the frontend requests", "it logs",
+# "checkout tests" may be): a name in lower case before one of these modifies it.
+_HELD_THINGS = _THINGS - frozenset(
+    "test tests task tasks script scripts traces logs requests records code".split()
+)
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
 _PARTS_OF_ANY = frozenset({"endpoint", "endpoints"})  # "calls the info endpoint"
 _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) - {
@@ -244,6 +249,9 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     if written in _GENERIC or written in _QUANTIFIERS or written in _DESCRIBING:
         return True  # "the service", "each", "multiple": words for any component or many
+    after = _WORD_AFTER.match(text, end)
+    if after is not None and after.group(1) in _HELD_THINGS:
+        return True  # "consumes trace data from Kafka": it says what the data is about
     before = _WORD_BEFORE.search(text, max(0, start - 40), start)
     if before is None:
         return False
