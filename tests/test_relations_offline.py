@@ -561,8 +561,9 @@ def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope)
     chunk opens a sentence with it ("Frontend calls the cart service."; such a word alone
     would be the ordinary word opening a sentence). In lower case after a word describing
     it and before a noun that is no verb ("subscribes to specific frontend events") it modifies
-    the noun, and so it does before a word for data ("consumes trace data from Kafka" reads
-    Kafka, not Trace); before a verb ("the new frontend calls") it is the name."""
+    the noun, and so it does after a participle ("relies on assigned frontend columns") and
+    before a word for data ("consumes trace data from Kafka" reads Kafka, not Trace); before a
+    verb ("the new frontend calls") it is the name."""
     filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
     text = (
         b"# Design\n\nRequests reach the Frontend first. Events go through Kafka. A Trace is "
@@ -572,6 +573,7 @@ def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope)
         b"The report service subscribes to specific frontend events.\n"
         b"The new frontend calls the search service.\n"
         b"The block service consumes trace data from Kafka.\n"
+        b"The audit service relies on dynamically assigned frontend columns.\n"
     )
     scope.ingest(text, name="design.md")
     chunks = list(scope.chunks(scope.documents()[0].id))

@@ -261,8 +261,11 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return True  # "subscribes to external systems": it modifies the noun after it
     if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
         return True  # "all EventSources use the webhook type", not "the chatbot sends"
-    if lowered in _DESCRIBING and _a_noun_after(text, end) and not _a_verb_after(text, end):
-        return True  # "subscribe to specific event types", not "the new frontend calls"
+    describing = lowered in _DESCRIBING or _a_participle(lowered)
+    if describing and _a_noun_after(text, end) and not _a_verb_after(text, end):
+        # "subscribe to specific event types", "relies on assigned dedicated columns", not
+        # "the new frontend calls"
+        return True
     # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
     return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
 
@@ -323,10 +326,13 @@ _DESCRIBING = frozenset(
 )
 
 
+def _a_participle(lowered: str) -> bool:
+    return len(lowered) > 4 and lowered.endswith("ed") and not lowered.endswith("eed")
+
+
 def _names_a_component(word: str) -> bool:
     lowered = word.lower()
-    participle = len(lowered) > 4 and lowered.endswith("ed") and not lowered.endswith("eed")
-    return not (lowered in STOPWORDS or lowered in _DESCRIBING or participle)
+    return not (lowered in STOPWORDS or lowered in _DESCRIBING or _a_participle(lowered))
 
 
 def _joins(char: str) -> bool:
