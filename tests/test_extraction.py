@@ -99,6 +99,17 @@ def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:
     }  # fmt: skip
 
 
+def test_a_hidden_comment_names_nothing() -> None:
+    """Markdown's `<!-- ... -->` holds markers for tools, no text a reader sees: "START" and
+    "INTERACTIVE" there are no names (and were then found in lower case in later chunks:
+    "Loki queries always start with" read as a call of START)."""
+    text = (
+        "<!-- INTERACTIVE page intro.md START -->\n\nThe Querier calls the Ingester.\n"
+        "<!-- INTERACTIVE ignore END\n  spanning LINES -->\n\nRead the NATS docs. <!-- OPEN"
+    )
+    assert _names(text) == {("Querier", "name"), ("Ingester", "name"), ("NATS", "acronym")}
+
+
 def test_a_licence_header_names_nothing() -> None:
     """The licence grant atop a file (any comment style) is no text about the file; a
     line outside it, a bullet about a licence, or prose quoting one still name things."""

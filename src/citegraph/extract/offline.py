@@ -134,6 +134,11 @@ _AN_OBJECT_OPENS = re.compile(
 )
 
 
+# Markdown's hidden comments hold markers for tools ("<!-- INTERACTIVE ignore START -->"),
+# no text a reader sees.
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+
+
 # A table cell holding a sentence opens it with a capital ("| Continuously sends requests to
 # the frontend. |"): its first word followed by a word in lower case opens a sentence; a
 # cell holding a name alone ("| Redis |") or a name of several words does not.
@@ -191,9 +196,11 @@ class OfflineExtractor:
         # A lone capitalised word that only ever opens sentences is ordinary ("Use", "Oh").
         mid_sentence: set[str] = set()
         headers = licence_spans(text)
+        if "<!--" in text:
+            headers += [m.span() for m in _HTML_COMMENT.finditer(text)]
         for start, end, word in words_worth_a_look(text):
             if headers and any(a <= start < b for a, b in headers):
-                continue  # a licence header names nothing the file is about
+                continue  # a licence header or a hidden comment names nothing the file is about
             opens = False
             if word[0].isupper():
                 window = text[max(0, start - 8) : start]
