@@ -2125,6 +2125,29 @@ def test_a_name_after_and_with_a_verb_of_its_own_is_not_listed(scope: Scope) -> 
     }
 
 
+def test_a_comma_closing_an_opening_clause_ends_its_verbs_objects(scope: Scope) -> None:
+    """In "If the Querier calls the Compactor, the Ingester flushes chunks" the comma closes
+    the condition: the Querier calls no Ingester. A list going on after the comma ("the
+    Ingester and the Ruler, it waits") is still the verb's, and so is a list after a comma in
+    a sentence opening with its subject."""
+    scope.ingest(
+        b"If the Querier calls the Compactor, the Ingester flushes chunks.\n"
+        b"When the Frontend calls the Ad Service, the Tax Service and the Quote Service, it "
+        b"waits.\n"
+        b"The Worker calls the Store, the Ring and the Ruler.\n",
+        name="clauses.md",
+    )
+    assert _triples(scope) == {
+        ("Querier", "calls", "Compactor"),
+        ("Frontend", "calls", "Ad Service"),
+        ("Frontend", "calls", "Tax Service"),
+        ("Frontend", "calls", "Quote Service"),
+        ("Worker", "calls", "Store"),
+        ("Worker", "calls", "Ring"),
+        ("Worker", "calls", "Ruler"),
+    }
+
+
 def test_a_generic_component_named_in_parentheses_is_that_name(scope: Scope) -> None:
     """In "uses an in-memory database (HSQLDB)" the database meant is HSQLDB, not a
     component called "in-memory database"; a name that is no generic word keeps its own

@@ -100,13 +100,42 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     if _A_PLACE_AFTER.match(text, following[0].end):
         return []  # "uses the files in the media-service folder": a place, not the object
     listed = [following[0]]
-    for name in following[1:]:
-        if not _LIST_JOINER.fullmatch(text[listed[-1].end : name.start]):
+    # In a clause opening the sentence ("If X calls Y, Z flushes"), a comma ends the clause
+    # unless a list goes on after it ("If X calls Y, Z and W, ...").
+    opening = _OPENING_CLAUSE.match(text) is not None and "," not in text[:after]
+    for index, name in enumerate(following[1:], 1):
+        joiner = text[listed[-1].end : name.start]
+        if not _LIST_JOINER.fullmatch(joiner):
+            break
+        if (
+            opening
+            and _BARE_COMMA.fullmatch(joiner)
+            and not _a_list_goes_on(text, following, index)
+        ):
             break
         listed.append(name)
     if len(listed) > 1 and _OWN_VERB.match(text, listed[-1].end):
         listed.pop()  # "X calls A and B restarts it": B opens a clause of its own
     return listed
+
+
+# A subordinate clause opening a sentence: its verb's objects end at the comma closing it.
+_OPENING_CLAUSE = re.compile(
+    r"\s*(?:[-*+]\s+)?(?:if|when|whenever|once|unless|after|before|because|although|though|"
+    r"while|until)(?![\w-])",
+    re.I,
+)
+
+
+_BARE_COMMA = re.compile(r"\s*,\s*(?:the\s+)?")
+
+
+def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
+    """Whether `names[index]` is followed by another item of a list ("Y, Z and W")."""
+    if index + 1 >= len(names):
+        return False
+    joiner = text[names[index].end : names[index + 1].start]
+    return _LIST_JOINER.fullmatch(joiner) is not None
 
 
 # A name before one of these words names a place among the project's files or pages, or a
