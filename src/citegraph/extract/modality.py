@@ -44,7 +44,7 @@ CUES: tuple[Cue, ...] = (
     )),
     *(Cue(w, "hypothetical") for w in (
         "if", "may", "might", "could", "would", "should", "unless", "whether", "suppose",
-        "assuming", "in case", "perhaps", "possibly", "optionally", "ideally",
+        "assuming", "in case", "perhaps", "possibly", "optionally", "optional", "ideally",
         "in theory", "theoretically", "recommend", "recommended", "expected to",
         "can be configured", "possible", "probably", "likely", "unlikely", "presumably",
         "supposedly", "supposed to", "appears to", "seems to",
