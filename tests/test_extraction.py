@@ -84,6 +84,13 @@ def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert not {name for name, _ in found} & {"Continuously", "Stores", "Exposes"}
 
 
+def test_an_instruction_opening_a_line_or_a_sentence_is_no_part_of_a_name() -> None:
+    """ "## Deploy Consul", "- Add Envoy to the gateway", "Use Visual Studio to build": the
+    verb telling the reader what to do is no word of the name after it."""
+    text = "## Deploy Consul\n\n- Add Envoy to the gateway.\n\nUse Visual Studio to build it.\n"
+    assert _names(text) == {("Consul", "name"), ("Envoy", "name"), ("Visual Studio", "name")}
+
+
 def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:
     """A comment or heading that is a sentence opens with its verb ("# Turn this off",
     "## See the guide"); one that is a title opens with a name ("## Chatbot", "# Checkout

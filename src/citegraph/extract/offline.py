@@ -134,6 +134,27 @@ _AN_OBJECT_OPENS = re.compile(
 )
 
 
+# Verbs a sentence, heading or list item opens with to tell the reader what to do: before a
+# name they are no part of it ("## Deploy Consul", "Add Envoy to the gateway").
+_INSTRUCTIONS = frozenset(
+    "use see run install configure deploy add set create open read check enable disable make "
+    "start stop build follow click select go try visit refer learn note download update edit "
+    "navigate launch apply review ensure verify test view remove delete upgrade migrate "
+    "connect define provide replace rename move fix bump".split()
+)
+
+
+# What may stand before the first word of a heading, a list item or a quoted line.
+_LINE_MARKS = re.compile(r"[ \t]*(?:#+|>+|[-*+]|\d+[.)])?[ \t]*")
+
+
+def _opens_a_line_or_sentence(text: str, start: int, opens_sentence: bool) -> bool:
+    if opens_sentence:
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    return _LINE_MARKS.fullmatch(text, line_start, start) is not None
+
+
 # Markdown's hidden comments hold markers for tools ("<!-- INTERACTIVE ignore START -->"),
 # no text a reader sees.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
@@ -228,6 +249,13 @@ class OfflineExtractor:
 
         def flush() -> None:
             if len(run) == 1 and run_starts_sentence and run[0][2] not in mid_sentence:
+                return
+            if (
+                len(run) > 1
+                and run[0][2].lower() in _INSTRUCTIONS
+                and _opens_a_line_or_sentence(text, run[0][0], run_starts_sentence)
+            ):
+                _flush(text, run[1:], add)  # "## Deploy Bank of Anthos": Bank of Anthos
                 return
             _flush(text, run, add)
 
