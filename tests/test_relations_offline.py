@@ -2220,6 +2220,26 @@ def test_a_name_after_via_is_no_object_of_a_verb_ending_in_a_preposition(scope: 
     }
 
 
+def test_code_before_a_word_for_its_kind_is_no_component(scope: Scope) -> None:
+    """ "uses the `X-Scope-OrgID` header", "uses the `remote` sampler": a header and a
+    setting's value, not components; before a word for a component or a running thing
+    ("the `cart` service", "the `redis` container", "the `orders` table") the name stays."""
+    scope.ingest(
+        b"Our Gateway runs beside Tempo and the Worker.\n\n"
+        b"Tempo uses the `X-Scope-OrgID` header to enforce multi-tenancy.\n"
+        b"The Gateway uses the `remote` sampler.\n"
+        b"The Gateway calls the `cart` service.\n"
+        b"The Worker writes to the `redis` container.\n"
+        b"The Worker reads from the `orders` table.\n",
+        name="code.md",
+    )
+    assert _triples(scope) == {
+        ("Gateway", "calls", "cart"),
+        ("Worker", "writes", "redis"),
+        ("Worker", "reads", "orders"),
+    }
+
+
 def test_by_default_names_no_agent_of_a_passive(scope: Scope) -> None:
     """ "Memcached is used by default in the Tanka and Helm examples": nothing uses Memcached
     there; "by" followed by a manner ("by default", "by name") is no agent."""

@@ -442,6 +442,35 @@ def _code(text: str, name: Name) -> bool:
         or name.text.endswith(":")
         or any(c in name.text for c in "<>{}$")  # a placeholder or template: `a.<key>.b`
         or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
+        or _a_kind_of(text, name.end + 1)
+    )
+
+
+# Words after a name in backticks for what the name is one of, when it is a component
+# ("the `cart` service", "the `redis` container", "the `orders` table").
+_RUNNING_THINGS = frozenset(
+    "deployment deployments container containers pod pods app apps application applications "
+    "process processes job jobs module modules component components daemon sidecar "
+    "microservice microservices function functions instance instances image images "
+    "package packages library libraries tool binary".split()
+)
+
+
+def _a_kind_of(text: str, end: int) -> bool:
+    """Whether the word after a name in backticks (at `end`) says what kind of thing the
+    name is, other than a component: "the `remote` sampler", "the `X-Scope-OrgID` header"
+    name a setting's value and a header, not something a component reaches."""
+    after = _WORD_AFTER.match(text, end)
+    if after is None:
+        return False
+    word = after.group(1)
+    return not (
+        word in STOPWORDS
+        or word in _RUNNING_THINGS
+        or word in COMPONENT_WORDS
+        or word in _COMPONENT_PARTS
+        or word in _VERB_WORDS
+        or word.endswith(("s", "ed", "ly"))
     )
 
 
