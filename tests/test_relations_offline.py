@@ -1098,11 +1098,13 @@ def test_a_name_the_verb_is_done_through_is_no_object(scope: Scope) -> None:
 
 
 def test_a_name_before_a_folder_or_a_file_is_a_place_not_the_object(scope: Scope) -> None:
-    """ "uses the config files in the media-service folder" uses no media service."""
+    """ "uses the config files in the media-service folder" uses no media service, and "is
+    used by the Patterns tab" names a part of a user interface, not what uses it."""
     scope.ingest(
         b"The Frontend Service uses the config files in the Media Service folder.\n\n"
         b"The Frontend Service consumes this OpenAPI spec to generate a client.\n\n"
         b"The Frontend Service uses a Docker build.\n\n"
+        b"The Query Service is used by the Patterns tab of the Drilldown app.\n\n"
         b"The Frontend Service uses the Cart Service.\n",
         name="chart.md",
     )

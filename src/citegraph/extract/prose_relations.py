@@ -140,11 +140,13 @@ def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
 
 # A name before one of these words names a place among the project's files or pages, or a
 # text or artifact about it, not a component the verb reaches ("the media-service folder",
-# "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build").
+# "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build", a part of a
+# user interface: "the Patterns tab").
 _A_PLACE_AFTER = re.compile(
     r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
     r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
-    r"schemas?|formats?|definitions?|builds?|syntax|conventions?)(?![\w-])",
+    r"schemas?|formats?|definitions?|builds?|syntax|conventions?|tabs?|buttons?|menus?|"
+    r"panels?|screens?|dialogs?|widgets?)(?![\w-])",
     re.I,
 )
 
