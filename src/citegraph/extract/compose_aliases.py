@@ -14,13 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..values.paths import ALIAS_OF
+from .grounding import MAX_EVIDENCE_BYTES
 from .structural import StructuralRelation
 from .yaml_nodes import get, named, pairs, scalar, spanning
 
 # A host name as compose and DNS take it.
 _HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?")
-# Grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES).
-_MAX_QUOTE_BYTES = 600
 
 
 def compose_aliases(text: str, key: Any, body: Any) -> Iterator[StructuralRelation]:
@@ -34,7 +33,7 @@ def compose_aliases(text: str, key: Any, body: Any) -> Iterator[StructuralRelati
         if not name or name == service or _HOST_NAME.fullmatch(name) is None:
             continue
         evidence = spanning(text, key, name_node)
-        if len(evidence.text.encode()) > _MAX_QUOTE_BYTES:
+        if len(evidence.text.encode()) > MAX_EVIDENCE_BYTES:  # grounding keeps no longer quote
             continue
         yield StructuralRelation(ALIAS_OF, evidence, named(text, name_node), named(text, key))
 

@@ -26,6 +26,7 @@ import re
 
 from ..text.sentences import is_heading, sentence_spans
 from ..values.proposals import RelationProposal
+from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
 from .prose_names import (
     BACKTICKED,
@@ -51,7 +52,6 @@ _LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?
 _MAX_OBJECT_GAP = 40
 # A pronoun subject opening a sentence (or a clause after a semicolon: "; it calls").
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
-_MAX_QUOTE_BYTES = 600  # grounding keeps no longer quote (grounding.py MAX_EVIDENCE_BYTES)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
 
 
@@ -315,7 +315,7 @@ def _pronoun_relations(
     if opening is None:
         return []
     quote = text[before[0] : end]
-    if len(quote.encode()) > _MAX_QUOTE_BYTES:
+    if len(quote.encode()) > MAX_EVIDENCE_BYTES:  # grounding keeps no longer quote
         return []
     referent = _antecedent(text, before, start, known)
     if referent is None:
