@@ -205,7 +205,7 @@ class OfflineExtractor:
                     return  # "It's", "What's": a contraction
                 if " " not in stripped and _kind_of(stripped) == "acronym":
                     kind = "acronym"  # "the USSR's": the acronym it is elsewhere
-            if len(stripped) < 2 or _AN_ADJECTIVE.search(stripped):
+            if len(stripped) < 2 or ("-" in stripped and _AN_ADJECTIVE.search(stripped)):
                 return  # (an adjective made of a name: "Prometheus-compatible", "Time-based")
             seen = found.get((stripped, kind))
             if seen is None:
@@ -330,7 +330,8 @@ def _without_shouting(text: str, words: list[Scanned]) -> list[Scanned]:
     for index, (start, _end, word, _kind, _opens) in enumerate(words):
         capitals = len(word) >= 2 and word.isupper() and word.replace("'", "").isalpha()
         if not capitals:
-            close()
+            if run:
+                close()
             continue
         if run:
             gap = text[words[run[-1]][1] : start]
@@ -346,11 +347,14 @@ def _without_shouting(text: str, words: list[Scanned]) -> list[Scanned]:
 def _flush(text: str, run: list[Word], add: Callable[[str, str, int], None]) -> None:
     """A run of capitalised words (joined by spaces and connectors) as one name: without
     leading stopwords, and not longer than a name gets."""
-    first = 0
-    while first < len(run) and run[first][2].lower() in STOPWORDS and not _acronym(run[first]):
+    first, words = 0, len(run)
+    while first < words and run[first][2].lower() in STOPWORDS and not _acronym(run[first]):
         first += 1
-    if all(_acronym(word) for word in run[first:]):
-        return  # acronyms alone ("HTTP GET") are each named already
+    for word in run[first:]:
+        if not _acronym(word):
+            break
+    else:
+        return  # nothing but stopwords, or acronyms alone ("HTTP GET"), each named already
     name = text[run[first][0] : run[-1][1]]
     if name.count(" ") < _MAX_NAME_WORDS:
         add(name, "name", run[first][0])

@@ -103,14 +103,15 @@ class Names:
         return found
 
     def _find_carried(self, text: str) -> list[Name]:
-        lowercase = list(_LOWERCASE_WORD.finditer(text))
-        opening = list(_OPENING_WORD.finditer(text))
-        words = {m.group() for m in lowercase} | {m.group(1).lower() for m in opening}
+        # The words as strings first (no match objects): most sentences write none.
+        words = set(_LOWERCASE_WORD.findall(text))
+        words.update(w.lower() for w in _OPENING_WORD.findall(text))
         written = (self.carried.keys() & words) - self._own  # (own: found already, any case)
         found: list[Name] = []
         if not written:
             return found  # most sentences
-        spans = [m.span() for m in lowercase] + [m.span(1) for m in opening]
+        spans = [m.span() for m in _LOWERCASE_WORD.finditer(text)]
+        spans += [m.span(1) for m in _OPENING_WORD.finditer(text)]
         for start, end in sorted(spans):
             lowered = text[start:end].lower()
             if lowered in written and not _an_ordinary_word(
