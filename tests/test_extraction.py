@@ -42,8 +42,8 @@ def test_shapes_of_names() -> None:
 def test_an_acronym_opens_a_longer_name_and_stays_a_name_of_its_own() -> None:
     """ "The HTTP Load Generator" is one name (it had been "HTTP" and "Load Generator", and
     "Load Generator" then read as the object of its own subject), and HTTP a name too;
-    acronyms side by side stay apart, an acronym after a name does not join it ("Artemis
-    II" reads as a person's name by shape), and a setting such as DB_HOST joins no name."""
+    acronyms side by side stay apart, an acronym closes a name ("Amazon S3"), and a setting
+    such as DB_HOST joins no name."""
     found = _names(
         "The HTTP Load Generator runs. When the US Congress met, HTTP GET requests went to "
         "Amazon S3 and DB_HOST Settings changed."
@@ -54,11 +54,11 @@ def test_an_acronym_opens_a_longer_name_and_stays_a_name_of_its_own() -> None:
         ("US Congress", "name"),
         ("US", "acronym"),
         ("GET", "acronym"),
-        ("Amazon", "name"),
+        ("Amazon S3", "name"),
         ("S3", "acronym"),
     } <= found
     assert not {("Load Generator", "name"), ("HTTP GET", "name"), ("Congress", "name")} & found
-    assert ("Amazon S3", "name") not in found
+    assert ("Amazon", "name") not in found
     assert not any(name.startswith("DB_HOST ") for name, _ in found)
 
 
@@ -89,6 +89,25 @@ def test_an_instruction_opening_a_line_or_a_sentence_is_no_part_of_a_name() -> N
     verb telling the reader what to do is no word of the name after it."""
     text = "## Deploy Consul\n\n- Add Envoy to the gateway.\n\nUse Visual Studio to build it.\n"
     assert _names(text) == {("Consul", "name"), ("Envoy", "name"), ("Visual Studio", "name")}
+
+
+def test_an_acronym_closes_a_name_but_a_roman_numeral_does_not() -> None:
+    """ "Argo CD", "Gateway API", "Amazon S3" are one name each (and the acronym a name of
+    its own); "Artemis II" is the mission Artemis and its number."""
+    found = _names("Teams deploy with Argo CD and the Gateway API, and keep logs in Amazon S3.")
+    assert {("Argo CD", "name"), ("Gateway API", "name"), ("Amazon S3", "name")} <= found
+    assert {("CD", "acronym"), ("API", "acronym"), ("S3", "acronym")} <= found
+    assert not {name for name, _ in found} & {"Argo", "Gateway", "Amazon"}
+    found = _names("The crew of Artemis II flew past the Moon.")
+    assert ("Artemis", "name") in found and "Artemis II" not in {name for name, _ in found}
+
+
+def test_an_adverb_opening_an_item_is_not_a_name() -> None:
+    """ "- **Always** use HTTPS": in bold, the adverb does not look like it opens the item,
+    but an adverb alone is never a name."""
+    text = "To reduce risk:\n\n- **Always use HTTPS** between Harbor and Argo CD.\n"
+    found = {name for name, _ in _names(text)}
+    assert "Always" not in found and {"Harbor", "Argo CD", "HTTPS"} <= found
 
 
 def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:

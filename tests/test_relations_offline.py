@@ -2279,3 +2279,53 @@ def test_code_in_backticks_is_one_word_between_a_verb_and_its_object(scope: Scop
         name="flow.md",
     )
     assert _triples(scope) == {("Fine Service", "calls", "Registration Service")}
+
+
+def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scope) -> None:
+    """ "TraceQL queries return all matching traces from Tempo": "queries" is what TraceQL
+    writes, not what it does to Tempo; a word of the verb table that is also a plural noun,
+    followed by a verb ("calls can fail", "reads are served"), is the noun."""
+    scope.ingest(
+        b"Grafana shows what TraceQL finds.\n\n"
+        b"TraceQL queries return all matching traces from Tempo.\n\n"
+        b"Checkout Service calls can fail when Payment Service is slow.\n\n"
+        b"The Ledger Service reads are served from the Replica Store.\n\n"
+        b"The Cart Service calls the Currency Service.\n\n"
+        b"The Report Job queries Postgres nightly.\n",
+        name="nouns.md",
+    )
+    assert _triples(scope) == {
+        ("Cart Service", "calls", "Currency Service"),
+        ("Report Job", "calls", "Postgres"),
+    }
+
+
+def test_a_name_before_a_word_for_its_part_is_no_end(scope: Scope) -> None:
+    """ "requires additional HTTP headers", "requires all gRPC clients to present a
+    certificate": the headers and the clients are meant, not HTTP or gRPC; and "Http
+    handlers are responsible for invoking X": the handlers invoke it, not HTTP."""
+    scope.ingest(
+        b"The API Server requires additional HTTP headers to be sent.\n\n"
+        b"The Repo Server requires all gRPC clients to present a certificate.\n\n"
+        b"Http handlers are also responsible for invoking the RBAC enforcement function.\n\n"
+        b"The Cart Service is responsible for calling Redis.\n\n"
+        b"The Frontend renders pages by calling the Cart Service.\n",
+        name="parts.md",
+    )
+    assert _triples(scope) == {
+        ("Cart Service", "calls", "Redis"),
+        ("Frontend", "calls", "Cart Service"),
+    }
+
+
+def test_a_name_ending_in_an_acronym_is_one_end(scope: Scope) -> None:
+    """ "Argo CD relies on Dex": Argo CD depends on Dex, not its acronym alone."""
+    scope.ingest(
+        b"Argo CD relies on Dex to provide authentication with external OIDC providers.\n\n"
+        b"The cache layer is Redis, used by Argo CD: Argo CD talks to Redis for it.\n",
+        name="components.md",
+    )
+    assert _triples(scope) == {
+        ("Argo CD", "depends-on", "Dex"),
+        ("Argo CD", "calls", "Redis"),
+    }

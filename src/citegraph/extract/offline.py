@@ -127,6 +127,18 @@ def _kind_of(word: str) -> str | None:
         return kind
 
 
+# Sequels and regnal numbers: no word of the name before them.
+_ROMAN = re.compile(r"[IVX]+")
+# Adverbs that open sentences and list items, capitalised there (and after Markdown's marks
+# for emphasis, which hide that they open one): never a name alone.
+_ADVERBS = frozenset(
+    "always never often usually sometimes typically generally normally ideally optionally "
+    "alternatively additionally finally firstly secondly currently previously similarly "
+    "otherwise however therefore thus hence meanwhile afterwards later already again "
+    "instead also then next first second third lastly".split()
+)
+
+
 # After an imperative opening a comment or heading, its object: "# Turn this off",
 # "# See the License", "## Use it with Redis".
 _AN_OBJECT_OPENS = re.compile(
@@ -248,8 +260,11 @@ class OfflineExtractor:
         previous_end = -1
 
         def flush() -> None:
-            if len(run) == 1 and run_starts_sentence and run[0][2] not in mid_sentence:
-                return
+            if len(run) == 1 and (
+                (run_starts_sentence and run[0][2] not in mid_sentence)
+                or run[0][2].lower() in _ADVERBS
+            ):
+                return  # ("**Always** use HTTPS": an adverb opening an item, in bold)
             if (
                 len(run) > 1
                 and run[0][2].lower() in _INSTRUCTIONS
@@ -260,11 +275,12 @@ class OfflineExtractor:
             _flush(text, run, add)
 
         for start, end, word, kind, opens in words:
-            # An acronym is a name of its own and may open a longer one ("HTTP Load Generator"),
-            # not close one: "Artemis II", "Amazon S3" stay as they were read before.
+            # An acronym is a name of its own, and a word of a longer one it opens ("HTTP
+            # Load Generator") or closes ("Argo CD", "Gateway API", "Amazon S3"); a Roman
+            # numeral closes none ("Artemis II": the mission is Artemis, as read before).
             if kind == "acronym":
                 add(word, kind, start)
-                if run:
+                if run and (_ROMAN.fullmatch(word) or not word.isalnum()):
                     flush()
                     run = []
                 if not word.isalnum():  # "DB_HOST" is a setting, not a word of a name
@@ -284,6 +300,9 @@ class OfflineExtractor:
                         and _acronym(run[0])
                         and (len(word) < 2 or word.lower() in STOPWORDS)
                     )
+                    # an acronym closes a name right after it, not after "of": "Javascript-form
+                    # of UI" is a form of the UI
+                    and not (kind == "acronym" and text[previous_end:start] != " ")
                 )
                 if run and not joined:
                     flush()

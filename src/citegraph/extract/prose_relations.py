@@ -141,12 +141,16 @@ def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
 # A name before one of these words names a place among the project's files or pages, or a
 # text or artifact about it, not a component the verb reaches ("the media-service folder",
 # "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build", a part of a
-# user interface: "the Patterns tab").
+# user interface: "the Patterns tab"), or a part or datum of what it names: "requires the
+# HTTP headers", "requires all gRPC clients to present", "CPU extensions", "Gateway API
+# resource types", "the Redis fields".
 _A_PLACE_AFTER = re.compile(
     r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
     r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
     r"schemas?|formats?|definitions?|builds?|syntax|conventions?|tabs?|buttons?|menus?|"
-    r"panels?|screens?|dialogs?|widgets?)(?![\w-])",
+    r"panels?|screens?|dialogs?|widgets?|headers?|clients|handlers?|extensions?|methods?|"
+    r"types?|resources?|fields?|flags?|parameters?|params|attributes?|labels?|annotations?|"
+    r"cookies?|certificates?|credentials?|semantics)(?![\w-])",
     re.I,
 )
 

@@ -262,7 +262,16 @@ def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | No
         return None
     after = text[first.end : verb_start]
     aside = re.fullmatch(r"\s*,\s*\w+\s+", after) is not None
-    return first if aside or _said_of_one(_WORD.findall(after.lower())) else None
+    words = _WORD.findall(after.lower())
+    if len(words) > 1 and words[1] in _NOUN_THEN_VERB and _modifies_a_noun(words[0]):
+        return None  # "Http handlers are responsible for invoking X": the handlers invoke
+    return first if aside or _said_of_one(words) else None
+
+
+# An auxiliary after the word that follows a name: that word is a noun the name modifies.
+_NOUN_THEN_VERB = frozenset(
+    "are is was were can cannot could may might must should will would do does have has".split()
+)
 
 
 _COORDINATORS = frozenset({"and", "but"})

@@ -129,6 +129,16 @@ _NOUN_BEFORE_AGENT = re.compile(
     r"known|found|set|put|paid|brought|led)\s+by\b",
     re.I,
 )
+# A verb's word that is also a plural noun ("queries", "calls", "reads"), followed by a verb,
+# is the noun: "TraceQL queries return traces from Tempo", "the cart calls can fail", "ledger
+# reads are served from a replica" (a verb's object never opens with one of these).
+_A_PLURAL_NOUN = frozenset({"calls", "queries", "reads", "writes", "uses", "needs", "updates"})
+_VERB_AFTER_A_NOUN = re.compile(
+    r"\s+(?:are|is|were|was|can|cannot|could|may|might|must|should|will|would|do|does|did|"
+    r"don't|doesn't|have|has|had|return|fail|go|hit|reach|arrive|take|succeed|time\s+out|"
+    r"flow|pass|get|stay|remain|complete|finish|include|contain)(?![\w'’-])",
+    re.I,
+)
 # A form of "be" just before a verb's word makes it a participle ("can be read from", "is
 # read by"): what it states of the name before it is no doing of that name's.
 _BE_BEFORE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?\Z", re.I)
@@ -228,6 +238,12 @@ class VerbTable:
                 not verb.passive and _NOUN_BEFORE_AGENT.match(between, match.end())
             ):
                 continue
+            first = match.group().split(None, 1)[0]
+            if (
+                first.lower() in _A_PLURAL_NOUN
+                and _VERB_AFTER_A_NOUN.match(between, match.start() + len(first)) is not None
+            ):
+                continue  # a plural noun before its verb ("reads are served from")
             if _INSTRUMENT.search(between, match.end()):
                 continue  # the name after it is what the verb is done with
             if not verb.passive and _BE_BEFORE.search(between, 0, match.start()):
