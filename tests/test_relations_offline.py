@@ -2329,3 +2329,37 @@ def test_a_name_ending_in_an_acronym_is_one_end(scope: Scope) -> None:
         ("Argo CD", "depends-on", "Dex"),
         ("Argo CD", "calls", "Redis"),
     }
+
+
+def test_more_ways_to_say_a_component_reaches_another(scope: Scope) -> None:
+    """ "communicates with" (calls), "scrapes … from" (reads), "pushes … to" (sends to),
+    "uploads … to" (writes), and "receives … from", which states the relation from the
+    sender: "The Ingesters receive samples from the Distributor" -> Distributor sends to
+    Ingesters."""
+    scope.ingest(
+        b"The Argo Server communicates with the Dex Server using an HTTPS API.\n\n"
+        b"The Ingesters receive incoming samples from the Distributor.\n\n"
+        b"The Prometheus Server scrapes samples from the Node Exporter and then pushes them"
+        b" to Cortex.\n\n"
+        b"The Sidecar uploads blocks to Amazon S3.\n",
+        name="verbs.md",
+    )
+    assert _triples(scope) == {
+        ("Argo Server", "calls", "Dex Server"),
+        ("Distributor", "sends-to", "Ingesters"),
+        ("Prometheus Server", "reads", "Node Exporter"),
+        ("Prometheus Server", "sends-to", "Cortex"),
+        ("Sidecar", "writes", "Amazon S3"),
+    }
+
+
+def test_service_alone_in_capitals_is_a_kind_not_a_name(scope: Scope) -> None:
+    """ "communicates with **jaeger-query** Service", "when communicating with this Service"
+    (a Kubernetes Service): a kind of thing, not the name of one."""
+    scope.ingest(
+        b"The Jaeger UI communicates with **jaeger-query** Service via JSON API.\n\n"
+        b"The Balancer selects a policy used when communicating with this Service.\n\n"
+        b"The Jaeger UI communicates with the Query Service.\n",
+        name="apis.md",
+    )
+    assert _triples(scope) == {("Jaeger UI", "calls", "Query Service")}

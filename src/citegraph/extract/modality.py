@@ -47,7 +47,8 @@ CUES: tuple[Cue, ...] = (
         "assuming", "in case", "perhaps", "possibly", "optionally", "optional", "ideally",
         "in theory", "theoretically", "recommend", "recommended", "expected to",
         "can be configured", "possible", "probably", "likely", "unlikely", "presumably",
-        "supposedly", "supposed to", "appears to", "seems to",
+        "supposedly", "supposed to", "appears to", "seems to", "ensure", "ensures",
+        "ensuring", "make sure", "makes sure",
     )),
     *(Cue(w, "planned") for w in (
         "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
@@ -232,6 +233,9 @@ def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> li
     return found
 
 
+_CODE = re.compile(r"`[^`\n]+`")
+
+
 def _scope_end(text: str, start: int, kind: str, coordinated: re.Pattern[str] | None) -> int:
     ends = [m.start() for m in _HARD_STOPS.finditer(text, start)]
     if kind == "negated":
@@ -249,16 +253,19 @@ def assess(
     it to a clause boundary, reaches the relation's later end; cues inside a name do not."""
     last = max(end for _, end in ends)
     kinds: set[str] = set()
+    # A stop inside code is no clause's end ("If you set `-ruler.frontend-address`, then X
+    # queries Y"): boundaries are looked for in the text with its code blanked out.
+    bounded = _CODE.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", text)
     pseudo = [m.span() for p in (_PSEUDO, _MONTH) for m in p.finditer(text, 0, last)]
     for pattern, kind, ends_at_a_predicate in cues.compiled:
         coordinated = cues.coordinated_verb if ends_at_a_predicate else None
         for match in pattern.finditer(text, 0, last):
             # a cue inside a name, or inside "not only" or a month ("May 2021")
             inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
-            if not inside and _scope_end(text, match.end(), kind, coordinated) >= last:
+            if not inside and _scope_end(bounded, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
     first = min(start for start, _ in ends)
-    if _conditioned_after(text, last) or _on_a_setting(text, first, last):
+    if _conditioned_after(bounded, last) or _on_a_setting(bounded, first, last):
         kinds.add("hypothetical")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
@@ -282,6 +289,13 @@ _SETTING_CLAUSE = (
 # (after a connective: "However, when `--engine=thanos` is specified, Thanos uses ...")
 _CONNECTIVE = r"(?:(?:however|but|and|also|otherwise|alternatively|instead|note\s+that),?\s+)?"
 _SETTING_CONDITION = re.compile(r"\A\W*" + _CONNECTIVE + _SETTING_CLAUSE + ",", re.I)
+# "When enabled, X uses Y", "...in one way: when enabled on a dual-stack cluster, X uses Y":
+# the setting is what the sentence is about, left unsaid.
+_UNSAID_SETTING = re.compile(
+    r"(?:\A\W*|[:;]\s+)" + _CONNECTIVE + r"(?:when|whenever|once|if)\s+(?:enabled|disabled|"
+    r"configured|set|specified|turned\s+(?:on|off)|switched\s+(?:on|off))\b[^,.;:!?\n]{0,60},",
+    re.I,
+)
 _SETTING_CONDITION_AFTER = re.compile(
     r"(?<![\w'’-])" + _SETTING_CLAUSE + r"(?=[,.;:!?\n]|\Z)", re.I
 )
@@ -294,6 +308,9 @@ def _on_a_setting(text: str, first: int, last: int) -> bool:
     match = _SETTING_CONDITION.match(text)
     if match is not None and match.end() <= first:
         return True
+    for match in _UNSAID_SETTING.finditer(text, 0, first):
+        if _HARD_STOPS.search(text, match.end(), first) is None:
+            return True
     after = _SETTING_CONDITION_AFTER.search(text, last)
     return after is not None and _HARD_STOPS.search(text, last, after.start()) is None
 

@@ -226,6 +226,9 @@ _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) -
     "backend",
     "gateway",
 }
+# "Service" alone, capitalised, is a kind ("a Kubernetes Service", "**jaeger-query** Service"),
+# never the name of one ("Worker", "Store", "Gateway" can be).
+_ANY_SERVICE = frozenset({"service", "services"})
 # Before an ordinary word, not a name: "these tools", "each tool".
 _QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()
@@ -397,6 +400,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             and not _a_part_of_a_word(text, name)
             and not _code(text, name)
             and name.text not in _NO_NAMES
+            and name.text.lower() not in _ANY_SERVICE
             and not _a_word_of_code(name, code)
         ):
             kept.append(name)

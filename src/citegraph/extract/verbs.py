@@ -30,7 +30,8 @@ VERBS: tuple[Verb, ...] = (
         "connect to", "queries", "query", "sends requests to", "sends … requests to",
         "sends … requests … to", "makes … calls to", "requests … from", "forwards … to",
         "routes … to", "proxies … to", "delegates … to", "is a client of", "invoking",
-        "querying", "talking to", "connecting to",
+        "querying", "talking to", "connecting to", "communicates with", "communicate with",
+        "communicating with", "interacts with", "interact with", "interacting with",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
@@ -51,19 +52,24 @@ VERBS: tuple[Verb, ...] = (
         "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
         "reads", "fetch … from", "retrieve … from", "consume from", "subscribe to",
         "reading from", "reading … from", "fetching … from", "consuming from", "subscribing to",
+        "scrape … from", "scrapes … from", "scraping … from",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
         "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
         "updates", "caches … in", "persist … to", "persist … in", "persist to", "writing to",
-        "writing … to", "storing … in",
+        "writing … to", "storing … in", "uploads … to", "upload … to", "uploading … to",
     )),
     *(Verb(p, "sends-to") for p in (
         "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
         "pushes … to", "enqueues … to", "enqueues … on", "notifies", "posts … to",
         "produces … to", "produces to", "send to", "send … to", "publish to", "publish … to",
         "emit … to", "enqueue … to", "sending to", "sending … to", "publishing to",
-        "publishing … to",
+        "publishing … to", "push … to", "pushes to", "push to", "pushing … to",
+    )),
+    # "Ingesters receive samples from the distributors": the distributors send them.
+    *(Verb(p, "sends-to", passive=True) for p in (
+        "receives … from", "receive … from", "receiving … from", "receives from",
     )),
 )  # fmt: skip
 
