@@ -32,6 +32,8 @@ from helpers import cli, env_with
          "Multi-Protocol Label Switching"),
         ("G.R.C. (Gramophone Record Company, 1939-85) pressed it", "G.R.C",
          "Gramophone Record Company"),
+        ("it produces rate, error, and duration (RED) metrics", "RED",
+         "rate, error, and duration"),
     ],
 )  # fmt: skip
 def test_an_acronym_and_its_long_form_are_read_from_the_definition(
@@ -55,6 +57,9 @@ def test_an_acronym_and_its_long_form_are_read_from_the_definition(
         "Kubernetes (K8S) runs it.",  # one word is no long form
         "the agency. (FAA) came later",  # another clause
         "No parenthesis at all here, FAA.",
+        # a list whose letters are not its items' initials: no long form of RED
+        "The generator derives request rate, error rate, and duration (RED) metrics.",
+        "Variables found in there in `$(VARIABLE)` format are replaced.",  # a placeholder
     ],
 )
 def test_parentheses_that_define_nothing_are_no_definition(text: str) -> None:

@@ -106,6 +106,7 @@ def _long_form_start(short: str, words: list[re.Match[str]], text: str) -> int |
     # European Union (TFEU)" reads on to "Treaty on the Functioning ...".
     word_starts = {w.start() for w in words if not _minor(w.group())}
     at = end - 1
+    inside_words = False  # a letter found inside a word, not at its start
     for index in range(len(wanted) - 1, -1, -1):
         letter = wanted[index]
         while at >= start:
@@ -115,9 +116,15 @@ def _long_form_start(short: str, words: list[re.Match[str]], text: str) -> int |
             at -= 1
         if at < start:
             return None
+        inside_words |= at > 0 and text[at - 1].isalnum()
         at -= 1
     first = at + 1
-    return next(w.start() for w in reversed(words) if w.start() <= first)
+    begin = next(w.start() for w in reversed(words) if w.start() <= first)
+    if inside_words and "," in text[begin:end]:
+        # A list spelled out ("request rate, error rate, and duration (RED)"): each item
+        # gives its initial; letters taken from inside its words spell some other list.
+        return None
+    return begin
 
 
 def _words_before(text: str, end: int, limit: int) -> list[re.Match[str]]:
@@ -140,8 +147,8 @@ def _short_after(
     """Where `pattern` writes an acronym after its long form (at `at`): the match, the
     acronym, and the words before that may be its long form."""
     match = pattern.match(text, at)
-    if match is None:
-        return None
+    if match is None or (at > 0 and text[at - 1] in "$%@#{"):
+        return None  # a placeholder: "`$(VARIABLE)`", "%(name)s"
     short = short_form(match.group(1))
     if short is None:
         return None
