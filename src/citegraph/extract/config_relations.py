@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .command_flags import flag_calls
 from .compose_aliases import compose_aliases
 from .config_values import (
     MAX_CONFIG_CHARS,
@@ -338,6 +339,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
             for key, body in _pairs(services):
                 if _scalar(key) and relations:
                     found = list(_settings(text, _named(text, key), body, set(), peers=peers))
+                    found += flag_calls(text, _named(text, key), body)
                     read.relations.extend(conditioned(found, features_off(body)))
                     read.relations.extend(_links(text, _named(text, key), body, names))
                     read.relations.extend(compose_aliases(text, key, body))
@@ -368,6 +370,7 @@ def read_yaml(text: str, relations: bool = True) -> YamlSettings:
         located = _named(text, owner)
         if relations:
             found = list(_settings(text, located, root, set()))
+            found += flag_calls(text, located, root)
             read.relations.extend(conditioned(found, features_off(root)))
             if a_dapr_component(root, kind):
                 read.relations.extend(scoped_uses(text, located, root))
