@@ -2363,3 +2363,22 @@ def test_service_alone_in_capitals_is_a_kind_not_a_name(scope: Scope) -> None:
         name="apis.md",
     )
     assert _triples(scope) == {("Jaeger UI", "calls", "Query Service")}
+
+
+def test_a_component_named_in_the_plural_is_the_component(scope: Scope) -> None:
+    """Docs that name a component under its heading speak of its instances in the plural:
+    "Queriers fetch series samples both from the ingesters" states that the querier reads
+    from the ingester. Only agent nouns and the like count ("sources" are no instances of
+    Source), and a word in -ing under a heading ("#### Hashing") is an activity, no name."""
+    scope.ingest(
+        b"### Ingester\n\nThe ingester keeps recent series in memory.\n\n"
+        b"### Querier\n\nThe querier evaluates queries.\n\n"
+        b"Queriers fetch series samples both from the ingesters and long-term storage.\n\n"
+        b"#### Hashing\n\nDistributors use consistent hashing.\n\n"
+        b"### Source\n\nThe Querier reads both sources.\n",
+        name="architecture.md",
+    )
+    assert _triples(scope) == {("Querier", "reads", "Ingester")}
+    [relation] = [r for r in scope.relations() if not r.weak]
+    assert relation.quote is not None and relation.quote.startswith("Queriers fetch")
+    _assert_located(scope, [relation])

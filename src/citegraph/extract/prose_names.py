@@ -63,6 +63,13 @@ class Name:
     text: str
     start: int
     end: int
+    # A one-word name written in the plural ("Queriers fetch from the ingesters"): the name,
+    # as written at `start` without its "s"; the relation is said of it.
+    singular: str | None = None
+
+    @property
+    def named(self) -> str:
+        return self.singular or self.text
 
 
 class Names:
@@ -106,6 +113,8 @@ class Names:
         # The words as strings first (no match objects): most sentences write none.
         words = set(_LOWERCASE_WORD.findall(text))
         words.update(w.lower() for w in _OPENING_WORD.findall(text))
+        # (and plurals: "the ingesters", "Queriers fetch")
+        words.update(w[:-1] for w in list(words) if w.endswith("s"))
         written = (self.carried.keys() & words) - self._own  # (own: found already, any case)
         found: list[Name] = []
         if not written:
@@ -118,6 +127,12 @@ class Names:
                 self.carried[lowered], text, start, end
             ):
                 found.append(Name(text[start:end], start, end))
+            elif (
+                lowered[:-1] in written
+                and _a_plural(self.carried[lowered[:-1]], text, end - 1)
+                and not _an_ordinary_word(self.carried[lowered[:-1]], text, start, end - 1)
+            ):
+                found.append(Name(text[start:end], start, end, text[start : end - 1]))
         return found
 
     @cached_property
@@ -133,12 +148,13 @@ class Names:
             at = lowered.find(name)
             while at >= 0:
                 end = at + len(name)
-                if (
-                    (at == 0 or not _joins(text[at - 1]))
-                    and (end == len(text) or not _joins(text[end]))
-                    and not _an_ordinary_word(written, text, at, end)
+                if (at == 0 or not _joins(text[at - 1])) and not _an_ordinary_word(
+                    written, text, at, end
                 ):
-                    found.append(Name(text[at:end], at, end))
+                    if end == len(text) or not _joins(text[end]):
+                        found.append(Name(text[at:end], at, end))
+                    elif _a_plural(written, text, end):
+                        found.append(Name(text[at : end + 1], at, end + 1, text[at:end]))
                 at = lowered.find(name, at + 1)
         return found
 
@@ -154,6 +170,26 @@ class Names:
                 spelled.get(m.group().lower(), m.group()), text, m.start(), m.end()
             )
         ]
+
+
+def _a_plural(name: str, text: str, end: int) -> bool:
+    """Whether the one-word name `name`, written up to `end`, is followed by the "s" of its
+    plural ("Ingester": "the ingesters", "Queriers fetch"): instances of one component."""
+    return (
+        text[end] == "s"
+        and (end + 1 == len(text) or not _joins(text[end + 1]))
+        and name.isalpha()
+        and len(name) >= 4
+        and name[:1].isupper()
+        and name[1:].islower()
+        and name.endswith(_DOERS)
+    )
+
+
+# How the names of components that run as many instances end: agent nouns ("Ingester",
+# "Distributor", "Sidecar") and "Gateway", "Frontend"; "sources" or "settings" are no
+# instances of a component named Source or Setting.
+_DOERS = ("er", "or", "ar", "way", "end")
 
 
 class EarlierNames:
@@ -220,7 +256,7 @@ _HELD_THINGS = _THINGS - frozenset(
     "test tests task tasks script scripts traces logs requests records code".split()
 )
 # Words for any component, never one component's name ("frontend" and "gateway" often are).
-_PARTS_OF_ANY = frozenset({"endpoint", "endpoints"})  # "calls the info endpoint"
+_PARTS_OF_ANY = frozenset({"endpoint", "endpoints", "component", "components"})
 _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) - {
     "frontend",
     "backend",
@@ -253,6 +289,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     if written in _GENERIC or written in _QUANTIFIERS or written in _DESCRIBING:
         return True  # "the service", "each", "multiple": words for any component or many
+    if written.endswith("ing") and len(written) >= 6:
+        return True  # "uses consistent hashing" under "#### Hashing": an activity ("ring" is none)
     after = _WORD_AFTER.match(text, end)
     if after is not None and after.group(1) in _HELD_THINGS:
         return True  # "consumes trace data from Kafka": it says what the data is about

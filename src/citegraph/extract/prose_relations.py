@@ -335,8 +335,8 @@ def _pronoun_relations(
     found: list[RelationProposal] = []
     for a, b, kind in _stated(sentence, names, verbs):
         if pronoun in (a, b):
-            source = referent.text if a is pronoun else a.text
-            target = referent.text if b is pronoun else b.text
+            source = referent.text if a is pronoun else a.named
+            target = referent.text if b is pronoun else b.named
             _add(found, quote, source, target, kind)
     return found
 
@@ -437,5 +437,5 @@ def sentence_relations(
         if len(names) < 2:
             continue
         for a, b, kind in _stated(sentence, names, verbs):
-            _add(found, sentence, a.text, b.text, kind, (a.start, b.start))
+            _add(found, sentence, a.named, b.named, kind, (a.start, b.start))
     return found
