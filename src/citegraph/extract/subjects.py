@@ -145,6 +145,9 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     aside = _after_aside(text, before, verb_start)
     if aside is not None:
         return aside
+    labelled = _label(text, before, verb_start)
+    if labelled is not None:
+        return labelled
     for name in reversed(before):
         gap = text[name.end : verb_start]
         if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–→]|->|=>", gap):
@@ -161,6 +164,30 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
             return None  # "Creating multi-platform builds requires X": the creating does
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+# A label opening a line or an item, its predicate after the colon ("- **Sidecar**: connects
+# to Prometheus", "Receiver: writes blocks to the store"): the label is the subject.
+_LABEL_COLON = re.compile(r"[*_`]*:[ \t]+")
+
+
+def _label(text: str, before: list[Name], verb_start: int) -> Name | None:
+    """The name labelling the predicate whose verb is at `verb_start`: the first name of the
+    sentence, opening it (after a list's mark, in bold or not), followed by a colon, and the
+    verb the first word after it."""
+    first = _opening_name(text, before, verb_start)
+    if first is None or first.text.split()[-1].lower() in _NO_DOER:
+        return None
+    if first.text.endswith("ing"):
+        return None  # "*Job Queueing*: Sends jobs to the queue": a step, not who takes it
+    colon = _LABEL_COLON.match(text, first.end)
+    return first if colon is not None and colon.end() == verb_start else None
+
+
+# Labels of what happens or what is sent, not of what does it ("*Job Response*: Sends...").
+_NO_DOER = frozenset(
+    "response responses request requests step steps phase stage flow message event".split()
+)
 
 
 # A sentence opened by a verb in -ing before the name: the name is its object.
