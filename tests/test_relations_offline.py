@@ -242,6 +242,8 @@ def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> Non
         ("billing service", "calls", "ledger service", "negated", "actual"),
         ("billing service", "uses", "audit service", "affirmed", "actual"),
         ("gateway service", "calls", "auth service", "affirmed", "actual"),
+        # the relative clause's first predicate is the auth service's own
+        ("auth service", "reads", "users database", "affirmed", "actual"),
         ("scheduler service", "calls", "clock service", "affirmed", "actual"),
         ("mailer service", "writes", "outbox queue", "affirmed", "actual"),
         ("batch service", "calls", "stock service", "affirmed", "actual"),
@@ -2399,4 +2401,22 @@ def test_a_label_before_a_colon_is_the_subject_of_its_predicate(scope: Scope) ->
     assert _triples(scope) == {
         ("Sidecar", "calls", "Prometheus"),
         ("Receiver", "writes", "Object Store"),
+    }
+
+
+def test_a_relative_clause_says_what_the_name_before_it_does(scope: Scope) -> None:
+    """ "the Thanos Querier which fetches data from the Store Gateway": the Querier reads
+    from it; "is querying" is the Ruler's doing now, as "calls" would be; a list of formats
+    before "files" names files ("use raw JSON or YAML files")."""
+    scope.ingest(
+        b"The Ruler is querying the Thanos Querier which fetches data from the Store Gateway.\n\n"
+        b"The Frontend calls the Cart Service, which reads from Redis.\n\n"
+        b"The Repo Server renders Applications which use raw JSON or YAML files.\n",
+        name="rule.md",
+    )
+    assert _triples(scope) == {
+        ("Ruler", "calls", "Thanos Querier"),
+        ("Thanos Querier", "reads", "Store Gateway"),
+        ("Frontend", "calls", "Cart Service"),
+        ("Cart Service", "reads", "Redis"),
     }

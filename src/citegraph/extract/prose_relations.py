@@ -116,6 +116,8 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         listed.append(name)
     if len(listed) > 1 and _OWN_VERB.match(text, listed[-1].end):
         listed.pop()  # "X calls A and B restarts it": B opens a clause of its own
+    if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
+        return []  # "use raw JSON or YAML files": the files, of either kind
     return listed
 
 

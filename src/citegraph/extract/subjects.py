@@ -148,6 +148,8 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     labelled = _label(text, before, verb_start)
     if labelled is not None:
         return labelled
+    if before and _RELATIVE.fullmatch(text, before[-1].end, verb_start) is not None:
+        return before[-1]  # "the Cart Service, which reads from Redis": the Cart Service reads
     for name in reversed(before):
         gap = text[name.end : verb_start]
         if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–→]|->|=>", gap):
@@ -164,6 +166,14 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
             return None  # "Creating multi-platform builds requires X": the creating does
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+# A relative pronoun right after a name, then its clause's verb (an adverb may come between).
+_RELATIVE = re.compile(
+    r"\s*,?\s*(?:which|that|who)\s+(?:(?:also|then|now|only|still|directly|usually|often|"
+    r"in\s+turn)\s+)*",
+    re.I,
+)
 
 
 # A label opening a line or an item, its predicate after the colon ("- **Sidecar**: connects
@@ -252,7 +262,8 @@ def subject_of(text: str, names: list[Name], verb_start: int) -> Name | None:
     gerund = _gerund(text, verb_start)
     if gerund and _GERUND_LEADS.search(text, max(0, verb_start - 12), verb_start) is not None:
         return _opening_subject(text, names, verb_start)
-    if gerund and text[verb_start : verb_start + 7].lower() != "calling":
+    progressive = _PROGRESSIVE.search(text, max(0, verb_start - 30), verb_start) is not None
+    if gerund and not progressive and text[verb_start : verb_start + 7].lower() != "calling":
         return None  # "deployed X using Y": whoever deployed used it, not X
     return _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
 
@@ -263,6 +274,8 @@ _GERUND_LEADS = re.compile(
     r"(?<![\w-])(?:by|after|before|while|without|when|for|through|upon|on)\s+\Z", re.I
 )
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
+# "The Ruler is querying the Querier": a verb in -ing after a form of "be" is the Ruler's.
+_PROGRESSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were)\s+(?:[a-z]+ly\s+)?\Z", re.I)
 
 
 def _gerund(text: str, verb_start: int) -> bool:

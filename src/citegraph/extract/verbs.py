@@ -252,7 +252,11 @@ class VerbTable:
                 continue  # a plural noun before its verb ("reads are served from")
             if _INSTRUMENT.search(between, match.end()):
                 continue  # the name after it is what the verb is done with
-            if not verb.passive and _BE_BEFORE.search(between, 0, match.start()):
+            if (
+                not verb.passive
+                and not first.lower().endswith("ing")  # "is querying": it does it now
+                and _BE_BEFORE.search(between, 0, match.start())
+            ):
                 continue  # "the field can be read from a header": a participle, a passive
             if best is None or match.start() < best.start:
                 best = Stated(verb.type, verb.passive, match.start(), match.end())
