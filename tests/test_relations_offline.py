@@ -2420,3 +2420,52 @@ def test_a_relative_clause_says_what_the_name_before_it_does(scope: Scope) -> No
         ("Frontend", "calls", "Cart Service"),
         ("Cart Service", "reads", "Redis"),
     }
+
+
+def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
+    """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
+    as a label, over several lines (the node is named by its first line, marks aside); an
+    arrow out of a decision, or labelled with an answer ("-->|No|"), is a branch, affirmed
+    and hypothetical, not a negation; "&" draws one arrow to each node; a longer arrow
+    (`--->`) and a class (`:::highlight`) still draw; Hugo's `{{< mermaid >}}` holds one."""
+    scope.ingest(
+        b"# Reload\n\n```mermaid\nflowchart TD\n"
+        b'    A("`**Collector.Run**\n    Starts the collector`") --> B{"`Feature gate enabled\n'
+        b'    AND receiver-only change?`"}\n'
+        b"    B -->|Yes| C(Partial Reload)\n"
+        b"    B -->|No| D(Full Reload)\n"
+        b"    A ---> |2| E(Service New)\n"
+        b"    E --> F(Receiver Factory) & G(Exporter Factory)\n```\n\n"
+        b"## Write path\n\n{{< mermaid >}}\nflowchart TD\n"
+        b'    W["Writes"]:::highlight --> X["Distributor"]\n'
+        b"    X -->|writes to| Y[(Segment Writer)]\n{{< /mermaid >}}\n\n"
+        b"```mermaid\nsequenceDiagram\n    participant M as Metastore\n"
+        b"    M->>M: Update the index\n```\n",
+        name="architecture.md",
+    )
+    assert _edges(scope) == {
+        ("Collector.Run", "flows-to", "Feature gate enabled", "affirmed", "actual"),
+        ("Feature gate enabled", "flows-to", "Partial Reload", "affirmed", "hypothetical"),
+        ("Feature gate enabled", "flows-to", "Full Reload", "affirmed", "hypothetical"),
+        ("Collector.Run", "flows-to", "Service New", "affirmed", "actual"),
+        ("Service New", "flows-to", "Receiver Factory", "affirmed", "actual"),
+        ("Service New", "flows-to", "Exporter Factory", "affirmed", "actual"),
+        ("Writes", "flows-to", "Distributor", "affirmed", "actual"),
+        ("Distributor", "writes", "Segment Writer", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
+def test_code_spans_pair_from_the_left_and_a_step_title_names_nothing(scope: Scope) -> None:
+    """ "wildcard tokens such as `*` and `>`" holds two code spans, not "` and `" (NATS's docs
+    read `uses and`); a step's title in bold opening with a verb in -ing ("**Executing
+    queries** by using the metastore") names no doer, while "**Shipping** never calls" does;
+    a call written as code (`rateLimit("SamplerID")`) is no component."""
+    scope.ingest(
+        b"Subscribers can use the wildcard tokens such as `*` and `>` to match subjects.\n\n"
+        b"- **Executing queries** by using the Metastore and the Query Backend.\n"
+        b"- **Shipping** never calls the Email Service.\n\n"
+        b'`rateLimit("SamplerID")` requires an ID for the sampler.\n',
+        name="walkthrough.md",
+    )
+    assert _edges(scope) == {("Shipping", "calls", "Email Service", "negated", "actual")}

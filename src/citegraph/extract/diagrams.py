@@ -30,6 +30,10 @@ _FENCE = re.compile(
     r"^[ \t]*(?:```|~~~)[ \t]*(mermaid|plantuml|puml|dot|graphviz)[^\n]*\n(.*?)^[ \t]*(?:```|~~~)",
     re.M | re.S | re.I,
 )
+# A site generator's shortcode holding a diagram (Hugo's `{{< mermaid >}}`, Grafana's docs).
+_SHORTCODE = re.compile(
+    r"\{\{[<%][ \t]*mermaid[^}\n]*[>%]\}\}[^\n]*\n(.*?)\{\{[<%][ \t]*/mermaid[ \t]*[>%]\}\}", re.S
+)
 _PLANTUML_BARE = re.compile(r"^@startuml[^\n]*\n(.*?)^@enduml", re.M | re.S)
 _DOT_BARE = re.compile(r"^[ \t]*(?:strict[ \t]+)?digraph[^{\n]*\{(.*?)^\}", re.M | re.S)
 
@@ -40,12 +44,13 @@ _M_NODE = (
     # a quoted label may hold brackets: `PP["productpage (BFF)"]`
     r"(?:\"(?P<{0}q>[^\"\n]+?)\"|(?P<{0}l>[^\]\)}}\"\n|]+?))\s*"
     r"(?:\)\]|\]\)|\)\)|\]\]|/\]|\\\]|\}}\}}|[\])}}]))?"
+    r"(?::::[\w-]+)?"  # a class given to it: `A["Writes"]:::highlight`
 )
 # A line break in a label: the name is the label's first line ("Argo EventBus<br/>kafka").
 _BREAK = re.compile(r"<br\s*/?>|\\n", re.I)
 _M_ARROW = (
     r"\s*(?:--\s*(?P<la>[^-|>\n][^|>\n]*?)\s*-->|-\.\s*(?P<lb>[^.>\n]+?)\s*\.->|"
-    r"(?:-->|==>|-\.->|--[ox])\s*(?:\|\s*(?P<lc>[^|\n]*?)\s*\|)?)\s*"
+    r"(?:-{2,}>|={2,}>|-\.+->|--[ox])\s*(?:\|\s*(?P<lc>[^|\n]*?)\s*\|)?)\s*"
 )
 _M_EDGE = re.compile(_M_NODE.format("a") + _M_ARROW + _M_NODE.format("b"))
 _M_DEFINITION = re.compile(_M_NODE.format("n"))
@@ -124,6 +129,8 @@ def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[
         if arrow.startswith("--") or arrow.startswith("<<"):
             continue  # a reply (dashed), or both ways: no direction of dependency
         a, b = (labels.get(match.group(s), _at(text, offset, *match.span(s))) for s in "ab")
+        if a.text == b.text:
+            continue  # a message to itself ("M->>M: Update the index") relates nothing
         stated = verbs.stated_relation(f" {match.group('label')} ")
         kind = stated.type if stated is not None else ("sends-to" if ")" in arrow else "calls")
         evidence = _line(text, offset, match.start("a"), match.end())
@@ -136,11 +143,15 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
         return
     if not re.match(r"\s*(?:graph|flowchart)\b", block):
         return
+    block = _one_line_labels(block)
     labels: dict[str, Located] = {}
+    decisions: set[str] = set()  # nodes drawn as a decision (`C{"Feature gate enabled?"}`)
     for definition in _M_DEFINITION.finditer(block):
         shown = _node_label(text, offset, definition, "n")
         if shown is not None and definition.group("n") not in labels:
             labels[definition.group("n")] = shown
+        if re.match(r"\s*\{(?!\{)", block[definition.end("n") :]):
+            decisions.add(definition.group("n"))
     for line in re.finditer(r"[^\n]+", block):
         position = line.start()
         # A chain (a --> b --> c) is edges that share their middle node.
@@ -154,8 +165,37 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
                 ends.append(drawn)
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
-            yield StructuralRelation(_kind(label, verbs), evidence, ends[0], ends[1])
+            # A branch ("-->|No|", or any arrow out of a decision) is taken in some runs only:
+            # its answer is no negation of the arrow.
+            branch = match.group("a") in decisions or (label or "").strip().lower() in _ANSWERS
+            drawn_as = ("affirmed", "hypothetical") if branch else (None, None)
+            kind = _kind(None if branch else label, verbs)
+            targets = [(ends[1], match.end())]
+            # "L --> M(Receiver) & N(Processor)": one arrow to each node after "&".
+            while (more := _M_ALSO.match(block, targets[-1][1], line.end())) is not None:
+                also = _node_label(text, offset, more, "n")
+                targets.append(
+                    (
+                        also or labels.get(more.group("n"), _at(text, offset, *more.span("n"))),
+                        more.end(),
+                    )
+                )
+            for target, end in targets:
+                quote = evidence if end == match.end() else _line(text, offset, match.start(), end)
+                yield StructuralRelation(kind, quote, ends[0], target, drawn_as[1], drawn_as[0])
             position = match.start("b")
+
+
+# Branch answers on an arrow out of a decision.
+_ANSWERS = frozenset({"yes", "no", "true", "false", "y", "n", "ok", "fail", "else", "otherwise"})
+_M_ALSO = re.compile(r"\s*&\s*" + _M_NODE.format("n"))
+# A Markdown string as a label (`A("`**Collector.Run**\n Starts the collector`")`) may run
+# over several lines: read with its line breaks as spaces (offsets kept), named by its first.
+_MARKDOWN_STRING = re.compile(r'"`[^`]*`"')
+
+
+def _one_line_labels(block: str) -> str:
+    return _MARKDOWN_STRING.sub(lambda m: m.group().replace("\n", " "), block)
 
 
 def _node_label(text: str, offset: int, match: re.Match[str], side: str) -> Located | None:
@@ -167,11 +207,13 @@ def _node_label(text: str, offset: int, match: re.Match[str], side: str) -> Loca
 
 
 def _first_line(label: Located) -> Located:
-    """A label up to its first line break (`<br/>`, `\\n`), without spaces around it."""
+    """A label up to its first line break (`<br/>`, `\\n`, a new line), without spaces or
+    Markdown's marks around it (a Markdown string's "`**Service.Start**`")."""
     cut = _BREAK.search(label.text)
     kept = label.text if cut is None else label.text[: cut.start()]
-    lead = len(kept) - len(kept.lstrip())
-    kept = kept.strip()
+    kept = kept.split("\n", 1)[0]
+    lead = len(kept) - len(kept.lstrip(" \t`*_"))
+    kept = kept.strip(" \t`*_")
     if not kept:
         return label
     return Located(kept, label.start + lead, label.start + lead + len(kept))
@@ -239,6 +281,10 @@ def diagram_relations(text: str, verbs: VerbTable = DEFAULT_VERBS) -> list[Struc
         fenced.append(match.span())
         reader = {"mermaid": _mermaid, "plantuml": _plantuml, "puml": _plantuml}.get(language)
         found.extend((reader or _dot)(text, offset, match.group(2), verbs))
+    for match in _SHORTCODE.finditer(text):
+        if not any(s <= match.start() < e for s, e in fenced):
+            fenced.append(match.span())
+            found.extend(_mermaid(text, match.start(1), match.group(1), verbs))
     for pattern, reader in ((_PLANTUML_BARE, _plantuml), (_DOT_BARE, _dot)):
         for match in pattern.finditer(text):
             if not any(s <= match.start() < e for s, e in fenced):
@@ -248,4 +294,4 @@ def diagram_relations(text: str, verbs: VerbTable = DEFAULT_VERBS) -> list[Struc
 
 def may_hold_diagrams(text: str) -> bool:
     """A cheap test before parsing: a diagram fence or opening is in the text."""
-    return any(m in text for m in ("```", "~~~", "@startuml", "digraph"))
+    return any(m in text for m in ("```", "~~~", "@startuml", "digraph", "mermaid"))

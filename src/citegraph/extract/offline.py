@@ -46,7 +46,8 @@ class Extractor(Protocol):
     def candidates(self, text: str, title: str | None = None) -> list[Candidate]: ...
 
 
-_BACKTICKED = re.compile(r"`([^`\n]{2,60})`")
+# Code spans read in pairs from the left: "`*` and `>`" is two spans, not "` and `".
+_BACKTICKED = re.compile(r"`([^`\n]*)`")
 # Values written as code that name nothing ("If set to `false` uses a mock").
 _LITERALS = frozenset(
     {"true", "false", "null", "none", "nil", "yes", "no", "undefined", "on", "off"}
@@ -167,6 +168,20 @@ def _opens_a_line_or_sentence(text: str, start: int, opens_sentence: bool) -> bo
     return _LINE_MARKS.fullmatch(text, line_start, start) is not None
 
 
+# A list item's title in bold, opening with a verb in -ing and its object ("- **Executing
+# queries** by using the metastore"): "Shipping never calls" or "**Billing**" is a name.
+_STEP_TITLE = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])?[ \t]*(?:\*\*|__)\Z")
+_OBJECT_AFTER = re.compile(r" (?:the |a |an |all |each |its |their )?[a-z]")
+
+
+def _a_step_title(text: str, word: Word) -> bool:
+    start, end, written = word
+    if not written.endswith("ing") or _OBJECT_AFTER.match(text, end) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return _STEP_TITLE.fullmatch(text, line_start, start) is not None
+
+
 # Markdown's hidden comments hold markers for tools ("<!-- INTERACTIVE ignore START -->"),
 # no text a reader sees.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
@@ -263,8 +278,11 @@ class OfflineExtractor:
             if len(run) == 1 and (
                 (run_starts_sentence and run[0][2] not in mid_sentence)
                 or run[0][2].lower() in _ADVERBS
+                or _a_step_title(text, run[0])
             ):
-                return  # ("**Always** use HTTPS": an adverb opening an item, in bold)
+                # "**Always** use HTTPS", "**Executing queries** by using the metastore": an
+                # adverb, or a verb in -ing opening a step's title in bold
+                return
             if (
                 len(run) > 1
                 and run[0][2].lower() in _INSTRUCTIONS
@@ -320,7 +338,7 @@ class OfflineExtractor:
         if run:
             flush()
         for match in _BACKTICKED.finditer(text):
-            if match.group(1).lower() not in _LITERALS:
+            if 2 <= len(match.group(1)) <= 60 and match.group(1).lower() not in _LITERALS:
                 add(match.group(1), "identifier", match.start(1))
         named = [Candidate(n, k, start, count) for (n, k), (start, count) in found.items()]
         name = (title or "").strip(" .'’-")

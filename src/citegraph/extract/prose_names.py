@@ -1,6 +1,8 @@
-"""Where a chunk's sentences name things: the names the offline extractor found (case aside,
-except that a capitalised one-word name written in lower case may be the ordinary word) and
-lowercase component phrases ("the payment service")."""
+"""The names to look for in a chunk's sentences: those the offline extractor found (case
+aside, except that a capitalised one-word name written in lower case may be the ordinary
+word; a plural of a component's name is that name), and those earlier chunks of the document
+found (`EarlierNames`). sentence_names.py reads them, and lowercase component phrases ("the
+payment service"), in a sentence."""
 
 from __future__ import annotations
 
@@ -17,11 +19,6 @@ COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
 )  # fmt: skip
-_COMPONENT = re.compile(
-    r"(?<![\w-])(?:(?!the\b|a\b|an\b|its\b|their\b|our\b|this\b|that\b)"
-    r"(?:[a-z][\w-]*|[A-Z]{2,})\s+){1,2}"  # lowercase words, or an acronym ("API server")
-    r"(?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])"
-)
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
 # what follows "4 GB of" is an amount of a resource ("requires 4 GB of RAM"), not a component.
 UNITS = frozenset(
@@ -31,6 +28,10 @@ UNITS = frozenset(
 _AMOUNT = re.compile(
     r"\d[\d.,]*\s?(?:" + "|".join(sorted(UNITS, key=len, reverse=True)) + r")\s+of\s+(?:the\s+)?\Z"
 )
+
+
+# The words of the verb table's phrases.
+VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split())
 
 
 def a_unit_at(text: str, start: int, word: str) -> bool:
@@ -262,15 +263,11 @@ _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) -
     "backend",
     "gateway",
 }
-# "Service" alone, capitalised, is a kind ("a Kubernetes Service", "**jaeger-query** Service"),
-# never the name of one ("Worker", "Store", "Gateway" can be).
-_ANY_SERVICE = frozenset({"service", "services"})
 # Before an ordinary word, not a name: "these tools", "each tool".
-_QUANTIFIERS = frozenset(
+QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()
 )
 _WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
-_NUMBERS = frozenset("one two three four five six seven eight nine ten both few most".split())
 
 
 def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
@@ -287,11 +284,11 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return True  # "reads from": the word, wherever else "FROM" is written in capitals
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
-    if written in _GENERIC or written in _QUANTIFIERS or written in _DESCRIBING:
+    if written in _GENERIC or written in QUANTIFIERS or written in _DESCRIBING:
         return True  # "the service", "each", "multiple": words for any component or many
     if written.endswith("ing") and len(written) >= 6:
         return True  # "uses consistent hashing" under "#### Hashing": an activity ("ring" is none)
-    after = _WORD_AFTER.match(text, end)
+    after = WORD_AFTER.match(text, end)
     if after is not None and after.group(1) in _HELD_THINGS:
         return True  # "consumes trace data from Kafka": it says what the data is about
     before = _WORD_BEFORE.search(text, max(0, start - 40), start)
@@ -309,7 +306,7 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         # "the new frontend calls"
         return True
     # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
-    return lowered in _QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
+    return lowered in QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
 
 
 # After these, a name in lower case before a noun modifies it; after an article the word
@@ -320,36 +317,36 @@ _ADVERBS = frozenset(
     "currently sometimes".split()
 )
 _ARTICLES_BEFORE = frozenset("the a an its their our your".split())
-_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
+WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
 
 
 def _a_noun_after(text: str, end: int, subject_too: bool = False) -> bool:
     """Whether a lowercase word that may be a noun follows `end` ("external system"): no
     function word, adverb, or word for a component ("redis cluster" is Redis's); where the
     name may be a subject (`subject_too`), no verb of the table nor a word in -s either."""
-    after = _WORD_AFTER.match(text, end)
+    after = WORD_AFTER.match(text, end)
     if after is None:
         return False
     word = after.group(1)
-    if subject_too and (word in _VERB_WORDS or word.endswith("s") or word in _ADVERBS):
+    if subject_too and (word in VERB_WORDS or word.endswith("s") or word in _ADVERBS):
         return False  # "the frontend calls", "the frontend still calls"
     return not (
         word in STOPWORDS
         or word.endswith("ly")
         or word in COMPONENT_WORDS
         or word in SAME_THING
-        or word in _COMPONENT_PARTS
+        or word in COMPONENT_PARTS
     )
 
 
 def _a_verb_after(text: str, end: int) -> bool:
     """Whether a verb of the table follows `end` ("the new frontend calls")."""
-    after = _WORD_AFTER.match(text, end)
-    return after is not None and after.group(1) in _VERB_WORDS
+    after = WORD_AFTER.match(text, end)
+    return after is not None and after.group(1) in VERB_WORDS
 
 
 # Words after a component's name that are still about that component ("the kafka topic").
-_COMPONENT_PARTS = frozenset(
+COMPONENT_PARTS = frozenset(
     "topic topics queue queues cluster clusters broker brokers node nodes table tables "
     "instance endpoint endpoints client clients bucket buckets stream streams channel "
     "channels index indexes schema keyspace namespace database".split()
@@ -372,7 +369,7 @@ def _a_participle(lowered: str) -> bool:
     return len(lowered) > 4 and lowered.endswith("ed") and not lowered.endswith("eed")
 
 
-def _names_a_component(word: str) -> bool:
+def names_a_component(word: str) -> bool:
     lowered = word.lower()
     return not (lowered in STOPWORDS or lowered in _DESCRIBING or _a_participle(lowered))
 
@@ -380,169 +377,3 @@ def _names_a_component(word: str) -> bool:
 def _joins(char: str) -> bool:
     """Whether `char` continues a word (as `[\\w-]` reads it)."""
     return char.isalnum() or char in "_-"
-
-
-# A component phrase opening a sentence, its first word in capitals for that reason alone
-# ("Checkout service calls the payment service", "Query frontend stores the query"), after
-# any list or heading marker.
-_OPENING_COMPONENT = re.compile(
-    r"[ \t\n>#*+-]*(?:\d+[.)][ \t]+)?"
-    r"(?P<phrase>(?P<first>[A-Z][a-z][\w-]*)(?:[ \t]+(?P<second>[a-z][\w-]*))?[ \t]+"
-    r"(?:" + "|".join(COMPONENT_WORDS) + r"))(?![\w-])"
-)
-
-
-def _opening_component(text: str, known: Names) -> Name | None:
-    """The component phrase `text` (a sentence) opens with, written in capitals only because
-    it opens it: its first word is no name known in capitals, nor a word that describes or
-    counts ("Each service", "Other services", "Two services")."""
-    match = _OPENING_COMPONENT.match(text)
-    if match is None:
-        return None
-    first, second = match.group("first"), match.group("second")
-    if first.lower() in known._own or first.lower() in _QUANTIFIERS or first.lower() in _NUMBERS:
-        return None
-    if not _names_a_component(first) or (second is not None and not _names_a_component(second)):
-        return None
-    return Name(match.group("phrase"), match.start("phrase"), match.end("phrase"))
-
-
-def names_in(text: str, known: Names) -> list[Name]:
-    """Where the known names and component phrases occur in `text`, longest first where
-    they overlap, in order."""
-    found = known.find(text)
-    opening = _opening_component(text, known)
-    if opening is not None:
-        found.append(opening)
-    for match in _COMPONENT.finditer(text):
-        words = match.group().split()
-        # the words naming it, before the component word: "since all services", "another
-        # required service" and "the deprecated billing service" name none, or the billing one
-        first = len(words) - 1
-        while first > 0 and _names_a_component(words[first - 1]):
-            first -= 1
-        words = words[first:]
-        if len(words) > 1:  # a bare "service" or "database" names nothing
-            phrase = " ".join(words)
-            start = match.end() - len(phrase)
-            if text[start : match.end()] == phrase:
-                found.append(Name(phrase, start, match.end()))
-    found.sort(key=lambda n: (n.start, -(n.end - n.start)))
-    code = [m.span() for m in BACKTICKED.finditer(text)] if "`" in text else []
-    kept: list[Name] = []
-    for name in found:
-        if (
-            (not kept or name.start >= kept[-1].end)
-            and not _the_end_of_a_phrase(text, name)
-            and not _COMPATIBLE_AFTER.match(text, name.end)
-            and not _a_part_of_a_word(text, name)
-            and not _code(text, name)
-            and name.text not in _NO_NAMES
-            and name.text.lower() not in _ANY_SERVICE
-            and not _a_word_of_code(name, code)
-        ):
-            kept.append(name)
-    return kept
-
-
-def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
-    """Whether `name` lies inside a backticked span (`code`: each span with its backticks)
-    without being all of it: a word of code ("FROM" of "`FROM scratch`")."""
-    return any(
-        start < name.start and name.end < end and (start + 1, end - 1) != (name.start, name.end)
-        for start, end in code
-    )
-
-
-BACKTICKED = re.compile(r"`[^`\n]+`")  # code written in backticks
-# Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing.
-_NO_NAMES = frozenset(
-    "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null".split()
-)
-
-
-def _a_part_of_a_word(text: str, name: Name) -> bool:
-    """Whether `name` is joined to a word by a slash ("Pub" of "Pub/Sub", "CI" of "CI/CD"):
-    a part of a compound, or one of alternatives, not a name said alone."""
-    after = text[name.end : name.end + 2]
-    before = text[max(0, name.start - 2) : name.start]
-    return (len(after) == 2 and after[0] == "/" and after[1].isalnum()) or (
-        len(before) == 2 and before[1] == "/" and before[0].isalnum()
-    )
-
-
-def _code(text: str, name: Name) -> bool:
-    """Whether `name` is code written in backticks rather than a component's name: a
-    command, a query, an assignment, a port ("`FROM scratch`", "`ORDER BY title`",
-    "`STORAGE_BACKEND=memory`", "`:8080`"), unless its words are all capitalised."""
-    if text[name.start - 1 : name.start] != "`" or text[name.end : name.end + 1] != "`":
-        return False
-    words = name.text.split()
-    if len(words) > 1:
-        return not all(w[:1].isupper() and not w.isupper() for w in words)
-    return (
-        "=" in name.text
-        or name.text.endswith(":")
-        or any(c in name.text for c in "<>{}$")  # a placeholder or template: `a.<key>.b`
-        or (not name.text[:1].isalpha() and name.text[:1] not in "._@")
-        or _a_kind_of(text, name.end + 1)
-    )
-
-
-# Words after a name in backticks for what the name is one of, when it is a component
-# ("the `cart` service", "the `redis` container", "the `orders` table").
-_RUNNING_THINGS = frozenset(
-    "deployment deployments container containers pod pods app apps application applications "
-    "process processes job jobs module modules component components daemon sidecar "
-    "microservice microservices function functions instance instances image images "
-    "package packages library libraries tool binary".split()
-)
-
-
-def _a_kind_of(text: str, end: int) -> bool:
-    """Whether the word after a name in backticks (at `end`) says what kind of thing the
-    name is, other than a component: "the `remote` sampler", "the `X-Scope-OrgID` header"
-    name a setting's value and a header, not something a component reaches."""
-    after = _WORD_AFTER.match(text, end)
-    if after is None:
-        return False
-    word = after.group(1)
-    return not (
-        word in STOPWORDS
-        or word in _RUNNING_THINGS
-        or word in COMPONENT_WORDS
-        or word in _COMPONENT_PARTS
-        or word in _VERB_WORDS
-        or word.endswith(("s", "ed", "ly"))
-    )
-
-
-# Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase
-# ("the Jaeger query API", "the orders DB", "the admin UI"), not a name of their own.
-_GENERIC_ACRONYMS = frozenset({"API", "UI", "GUI", "CLI", "SDK", "URL", "URI", "DB"})
-_VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split())
-_WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z-]*) \Z")
-_TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
-
-
-# A name followed by "compatible" (maybe after its API's acronym) says what something else is
-# compatible with: "uses any Prometheus Query API compatible solution", "a Redis compatible
-# store" (as "Prometheus-compatible" does, hyphenated: offline.py).
-_COMPATIBLE_AFTER = re.compile(r"[ \t]+(?:[A-Z]{2,}[ \t]+)?(?:compatible|compliant)\b", re.I)
-
-
-def _the_end_of_a_phrase(text: str, name: Name) -> bool:
-    """Whether `name` is a generic acronym right after a lowercase modifier: a word that is
-    no function word, nor a verb of the table unless it follows an article or a name ("the
-    Jaeger query API" is a phrase, "calls API" and "to query API" are not)."""
-    if name.text not in _GENERIC_ACRONYMS:
-        return False
-    before = _WORD_JUST_BEFORE.search(text, max(0, name.start - 40), name.start)
-    if before is None:
-        return False
-    word = before.group(1)
-    if word in _VERB_WORDS:
-        two = _TWO_WORDS_BEFORE.search(text, max(0, name.start - 60), name.start)
-        first = two.group(1) if two is not None else ""
-        return first.lower() in ("the", "a", "an") or first[:1].isupper()
-    return word not in STOPWORDS and word not in _QUANTIFIERS

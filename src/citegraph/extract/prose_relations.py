@@ -29,14 +29,13 @@ from ..values.proposals import RelationProposal
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
 from .prose_names import (
-    BACKTICKED,
     COMPONENT_WORDS,
     SAME_THING,
     Name,
     Names,
     ends_in_an_amount,
-    names_in,
 )
+from .sentence_names import BACKTICKED, names_in
 from .subjects import (
     CLAUSE_WORDS,
     OPENING,

@@ -21,7 +21,7 @@ from ..values.documents import Chunk, Document
 from ..values.proposals import DropReason, ExtractionReport
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import MentionRows, entity_key, mention_row
-from .modality import DEFAULT_CUES, CueTable, Modality, assess
+from .modality import DEFAULT_CUES, CueTable, Modality, Polarity, assess
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,10 @@ class StructuralRelation:
     evidence: Located  # the words that state the relation
     source: Located  # where each end is named: in the evidence, or where it is bound
     target: Located
-    # Set where what is around the quote says it (feature_flags.py), else read from the quote.
+    # Set where what is around the quote says it (feature_flags.py, a diagram's branch),
+    # else read from the quote.
     modality: str | None = None
+    polarity: str | None = None
 
 
 class DocumentText:
@@ -165,6 +167,8 @@ def relation_row(
     polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
     if relation.modality is not None:
         modality = Modality(relation.modality)
+    if relation.polarity is not None:
+        polarity = Polarity(relation.polarity)
     start, stop = there.byte_span(evidence)
     (a_start, a_end), (b_start, b_end) = (
         here.byte_span(relation.source),

@@ -8,8 +8,9 @@ import re
 
 from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
-from .prose_names import COMPONENT_WORDS, SAME_THING, Names, names_in
+from .prose_names import COMPONENT_WORDS, SAME_THING, Names
 from .prose_relations import _add, _objects
+from .sentence_names import names_in
 from .subjects import MARKDOWN_LINK, PRONOUN_LEADS
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
