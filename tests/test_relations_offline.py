@@ -2469,3 +2469,24 @@ def test_code_spans_pair_from_the_left_and_a_step_title_names_nothing(scope: Sco
         name="walkthrough.md",
     )
     assert _edges(scope) == {("Shipping", "calls", "Email Service", "negated", "actual")}
+
+
+def test_a_link_to_a_components_own_page_names_it(scope: Scope) -> None:
+    """Docs link a component's name to its page: "[ingesters](../ingester/)" names the
+    ingester, in lower case and in the plural; a link reads as its text, so "The
+    [querier](../querier/) reads from X" has a subject; a link that says what to do names
+    nothing; a step's label in -ion names no doer, nor does an activity in lower case."""
+    scope.ingest(
+        b"The [distributor](../distributor/) sends it to multiple [ingesters](../ingester/)"
+        b" in parallel.\n\n"
+        b"The [querier](../querier/) reads from the [store-gateways](../store-gateway/).\n\n"
+        b"The Worker reads from [configuring memberlist](../configuring-memberlist/).\n\n"
+        b"## Replication\n\nSharding and replication uses the [ingesters](../ingester/).\n\n"
+        b"- *Job Distribution*: Sends jobs to the [compactor](../compactor/).\n",
+        name="distributor.md",
+    )
+    assert _triples(scope) == {
+        ("distributor", "sends-to", "ingester"),
+        ("querier", "reads", "store-gateway"),
+    }
+    _assert_located(scope, scope.relations())

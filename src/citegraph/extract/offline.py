@@ -340,11 +340,40 @@ class OfflineExtractor:
         for match in _BACKTICKED.finditer(text):
             if 2 <= len(match.group(1)) <= 60 and match.group(1).lower() not in _LITERALS:
                 add(match.group(1), "identifier", match.start(1))
+        if "](" in text:
+            for name, at in _named_by_their_pages(text):
+                add(name, "identifier" if "-" in name else "name", at)
         named = [Candidate(n, k, start, count) for (n, k), (start, count) in found.items()]
         name = (title or "").strip(" .'’-")
         if len(name) >= 2 and (name, "title") not in found:
             named.append(Candidate(name, "title"))  # where it is: left to the matcher
         return named
+
+
+# A Markdown link to a page of the same docs: "[ingesters](../ingester/)".
+_DOC_LINK = re.compile(r"\[([A-Za-z][\w -]{1,38}[a-z])\]\((?![a-z]+:)([^)\s]+)\)")
+
+
+def _named_by_their_pages(text: str) -> list[tuple[str, int]]:
+    """Names linked to a page (or a section) of their own, in lower case too: a link whose
+    text is the last part of its target's path or its anchor ("[metastore](../metastore/)",
+    "[store-gateways](../store-gateway/)": the docs hold a page about each); named without a
+    plural's "s", as the page is. A link that says what to do ("[configuring
+    memberlist](...)") names nothing."""
+    found: list[tuple[str, int]] = []
+    for match in _DOC_LINK.finditer(text):
+        label, target = match.group(1), match.group(2).lower()
+        if label.split()[0].lower().endswith("ing") or label.lower() in STOPWORDS:
+            continue
+        path, _, anchor = target.partition("#")
+        slugs = {anchor, path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]} - {""}
+        key = label.lower().replace(" ", "-").replace("_", "-")
+        for slug in slugs:
+            if key == slug.replace("_", "-"):
+                found.append((label, match.start(1)))
+            elif key == slug.replace("_", "-") + "s":
+                found.append((label[:-1], match.start(1)))
+    return found
 
 
 # Text written in capitals (a licence's "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF

@@ -179,9 +179,8 @@ def _a_plural(name: str, text: str, end: int) -> bool:
     return (
         text[end] == "s"
         and (end + 1 == len(text) or not _joins(text[end + 1]))
-        and name.isalpha()
+        and name.replace("-", "").isalpha()
         and len(name) >= 4
-        and name[:1].isupper()
         and name[1:].islower()
         and name.endswith(_DOERS)
     )
@@ -286,8 +285,10 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     if written in _GENERIC or written in QUANTIFIERS or written in _DESCRIBING:
         return True  # "the service", "each", "multiple": words for any component or many
-    if written.endswith("ing") and len(written) >= 6:
-        return True  # "uses consistent hashing" under "#### Hashing": an activity ("ring" is none)
+    if written.endswith(("ing", "ion")) and len(written) >= 6:
+        # "uses consistent hashing" under "#### Hashing", "replication uses": an activity
+        # ("ring" is none)
+        return True
     after = WORD_AFTER.match(text, end)
     if after is not None and after.group(1) in _HELD_THINGS:
         return True  # "consumes trace data from Kafka": it says what the data is about

@@ -38,6 +38,7 @@ from .prose_names import (
 from .sentence_names import BACKTICKED, names_in
 from .subjects import (
     CLAUSE_WORDS,
+    MARKDOWN_LINK,
     OPENING,
     PRONOUN_LEADS,
     agrees,
@@ -424,7 +425,10 @@ def sentence_relations(
             continue  # a table (read row by row below), or no verb of the table
         if markdown and is_heading(text, start):
             continue  # a title, not a statement ("## Programmatic use through the API")
-        names = names_in(sentence, known)
+        # A link reads as its text: its brackets and target are blanked, offsets kept, so
+        # that "The [querier](../querier/) reads from X" has the querier for its subject.
+        read = _as_read(sentence)
+        names = names_in(read, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
         for semicolon in re.finditer(r";\s+", sentence):
@@ -437,6 +441,15 @@ def sentence_relations(
             found += _pronoun_relations(text, clause, first, known, in_clause, verbs)
         if len(names) < 2:
             continue
-        for a, b, kind in _stated(sentence, names, verbs):
+        for a, b, kind in _stated(read, names, verbs):
             _add(found, sentence, a.named, b.named, kind, (a.start, b.start))
     return found
+
+
+def _as_read(sentence: str) -> str:
+    """`sentence` with each Markdown link's brackets and target as spaces."""
+    if "](" not in sentence:
+        return sentence
+    return MARKDOWN_LINK.sub(
+        lambda m: " " + m.group(1) + " " * (len(m.group()) - len(m.group(1)) - 1), sentence
+    )

@@ -188,8 +188,8 @@ def _label(text: str, before: list[Name], verb_start: int) -> Name | None:
     first = _opening_name(text, before, verb_start)
     if first is None or first.text.split()[-1].lower() in _NO_DOER:
         return None
-    if first.text.endswith("ing"):
-        return None  # "*Job Queueing*: Sends jobs to the queue": a step, not who takes it
+    if first.text.endswith(("ing", "ion")):
+        return None  # "*Job Queueing*:", "*Job Distribution*:": a step, not who takes it
     colon = _LABEL_COLON.match(text, first.end)
     return first if colon is not None and colon.end() == verb_start else None
 
