@@ -2490,3 +2490,14 @@ def test_a_link_to_a_components_own_page_names_it(scope: Scope) -> None:
         ("querier", "reads", "store-gateway"),
     }
     _assert_located(scope, scope.relations())
+
+
+def test_a_base_form_after_as_well_as_has_no_subject_of_its_own(scope: Scope) -> None:
+    """ "you know how to run a Kubernetes cluster as well as use `kubectl`": the reader uses
+    kubectl, not Kubernetes (which reads as a plural by its "s")."""
+    scope.ingest(
+        b"We assume that you know how to run a Kubernetes cluster as well as use `kubectl`.\n\n"
+        b"The Kubernetes API is used by the Operator.\n",
+        name="helm.md",
+    )
+    assert _triples(scope) == {("Operator", "uses", "Kubernetes API")}

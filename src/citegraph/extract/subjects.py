@@ -434,6 +434,8 @@ def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool
     if not verb or verb[0] not in _BASE_FORMS or subject.end > verb_start:
         return True
     between = _WORD.findall(text[subject.end : verb_start].lower())
+    if between[-3:] == ["as", "well", "as"]:
+        return False  # "know how to run a Kubernetes cluster as well as use kubectl"
     if any(w in _BEFORE_A_BASE_FORM or w.endswith(("n't", "n’t")) for w in between):
         return True
     last = subject.text.lower().split()[-1] if subject.text.split() else ""
