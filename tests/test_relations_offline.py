@@ -2310,6 +2310,8 @@ def test_a_name_before_a_word_for_its_part_is_no_end(scope: Scope) -> None:
         b"The API Server requires additional HTTP headers to be sent.\n\n"
         b"The Repo Server requires all gRPC clients to present a certificate.\n\n"
         b"Http handlers are also responsible for invoking the RBAC enforcement function.\n\n"
+        b"The Collector retrieves profiles from Golang applications.\n\n"
+        b"The Grafana Cloud uses Basic authentication.\n\n"
         b"The Cart Service is responsible for calling Redis.\n\n"
         b"The Frontend renders pages by calling the Cart Service.\n",
         name="parts.md",

@@ -145,14 +145,16 @@ def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
 # "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build", a part of a
 # user interface: "the Patterns tab"), or a part or datum of what it names: "requires the
 # HTTP headers", "requires all gRPC clients to present", "CPU extensions", "Gateway API
-# resource types", "the Redis fields".
+# resource types", "the Redis fields", "Golang applications", "Basic authentication", "the
+# host PID namespace", "the HTTP protocol".
 _A_PLACE_AFTER = re.compile(
     r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
     r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
     r"schemas?|formats?|definitions?|builds?|syntax|conventions?|tabs?|buttons?|menus?|"
     r"panels?|screens?|dialogs?|widgets?|headers?|clients|handlers?|extensions?|methods?|"
     r"types?|resources?|fields?|flags?|parameters?|params|attributes?|labels?|annotations?|"
-    r"cookies?|certificates?|credentials?|semantics)(?![\w-])",
+    r"cookies?|certificates?|credentials?|semantics|applications|apps|namespaces?|"
+    r"authentication|authorization|encryption|protocols?)(?![\w-])",
     re.I,
 )
 
