@@ -107,7 +107,7 @@ _MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3
 _HARD_STOPS = re.compile(
     r"[.;:!?]|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
 )  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading
-_SOFT_STOPS = re.compile(r",|\b(which|while|and then)\b", re.I)
+_SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
 # Negations that are adverbs may cover each predicate coordinated after them ("never reads A
 # and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
 _ADVERBIAL = frozenset({"never", "no longer", "neither", "nor"})
