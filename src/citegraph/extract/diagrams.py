@@ -157,12 +157,7 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
         # A chain (a --> b --> c) is edges that share their middle node.
         while (edge := _M_EDGE.search(block, position, line.end())) is not None:
             match = edge
-            ends = []
-            for side in ("a", "b"):
-                drawn = _node_label(text, offset, match, side)
-                if drawn is None:
-                    drawn = labels.get(match.group(side), _at(text, offset, *match.span(side)))
-                ends.append(drawn)
+            ends = [_node(text, offset, match, side, labels) for side in ("a", "b")]
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
             # A branch ("-->|No|", or any arrow out of a decision) is taken in some runs only:
@@ -173,13 +168,7 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
             targets = [(ends[1], match.end())]
             # "L --> M(Receiver) & N(Processor)": one arrow to each node after "&".
             while (more := _M_ALSO.match(block, targets[-1][1], line.end())) is not None:
-                also = _node_label(text, offset, more, "n")
-                targets.append(
-                    (
-                        also or labels.get(more.group("n"), _at(text, offset, *more.span("n"))),
-                        more.end(),
-                    )
-                )
+                targets.append((_node(text, offset, more, "n", labels), more.end()))
             for target, end in targets:
                 quote = evidence if end == match.end() else _line(text, offset, match.start(), end)
                 yield StructuralRelation(kind, quote, ends[0], target, drawn_as[1], drawn_as[0])
@@ -196,6 +185,17 @@ _MARKDOWN_STRING = re.compile(r'"`[^`]*`"')
 
 def _one_line_labels(block: str) -> str:
     return _MARKDOWN_STRING.sub(lambda m: m.group().replace("\n", " "), block)
+
+
+def _node(
+    text: str, offset: int, match: re.Match[str], side: str, labels: dict[str, Located]
+) -> Located:
+    """A Mermaid node an edge draws: its label where the edge gives one, else the one its id
+    was defined with, else its id."""
+    drawn = _node_label(text, offset, match, side)
+    if drawn is not None:
+        return drawn
+    return labels.get(match.group(side), _at(text, offset, *match.span(side)))
 
 
 def _node_label(text: str, offset: int, match: re.Match[str], side: str) -> Located | None:

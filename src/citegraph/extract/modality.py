@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..text.sentences import CODE_SPAN
 from .verbs import DEFAULT_VERBS, Verb, VerbTable, phrase_problem
 
 
@@ -233,9 +234,6 @@ def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> li
     return found
 
 
-_CODE = re.compile(r"`[^`\n]+`")
-
-
 def _scope_end(text: str, start: int, kind: str, coordinated: re.Pattern[str] | None) -> int:
     ends = [m.start() for m in _HARD_STOPS.finditer(text, start)]
     if kind == "negated":
@@ -255,7 +253,9 @@ def assess(
     kinds: set[str] = set()
     # A stop inside code is no clause's end ("If you set `-ruler.frontend-address`, then X
     # queries Y"): boundaries are looked for in the text with its code blanked out.
-    bounded = _CODE.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", text)
+    bounded = text
+    if "`" in text:
+        bounded = CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", text)
     pseudo = [m.span() for p in (_PSEUDO, _MONTH) for m in p.finditer(text, 0, last)]
     for pattern, kind, ends_at_a_predicate in cues.compiled:
         coordinated = cues.coordinated_verb if ends_at_a_predicate else None
@@ -280,11 +280,12 @@ def assess(
 # does, before or after it ("X writes to Redis when caching is enabled"); "when a request
 # arrives, X calls Y" states what happens each time, and stays. A setting in backticks may
 # hold dots (`--query.promql-engine=thanos`).
+# What a setting is made ("enabled", "set", "turned off"), said of it or with it left unsaid.
+_SET = r"enabled|disabled|configured|set|specified|turned\s+(?:on|off)|switched\s+(?:on|off)"
 _SETTING_CLAUSE = (
     r"(?:when|whenever|once)\s+(?:`[^`\n]{1,60}`|[^,.;:!?\n`]){1,80}?\s+(?:is|are)\s+(?:not\s+)?"
-    r"(?:(?:set(?:\s+to)?|unset|enabled|disabled|true|false|on|off|configured|specified|turned\s+"
-    r"(?:on|off)|switched\s+(?:on|off)|missing|empty|present)\b[^,.;:!?\n]{0,60}?"
-    r"|`[^`\n]{1,40}`\s*)"
+    r"(?:(?:set(?:\s+to)?|unset|true|false|on|off|missing|empty|present|" + _SET + r")"
+    r"\b[^,.;:!?\n]{0,60}?|`[^`\n]{1,40}`\s*)"
 )
 # (after a connective: "However, when `--engine=thanos` is specified, Thanos uses ...")
 _CONNECTIVE = r"(?:(?:however|but|and|also|otherwise|alternatively|instead|note\s+that),?\s+)?"
@@ -292,8 +293,8 @@ _SETTING_CONDITION = re.compile(r"\A\W*" + _CONNECTIVE + _SETTING_CLAUSE + ",", 
 # "When enabled, X uses Y", "...in one way: when enabled on a dual-stack cluster, X uses Y":
 # the setting is what the sentence is about, left unsaid.
 _UNSAID_SETTING = re.compile(
-    r"(?:\A\W*|[:;]\s+)" + _CONNECTIVE + r"(?:when|whenever|once|if)\s+(?:enabled|disabled|"
-    r"configured|set|specified|turned\s+(?:on|off)|switched\s+(?:on|off))\b[^,.;:!?\n]{0,60},",
+    r"(?:\A\W*|[:;]\s+)" + _CONNECTIVE + r"(?:when|whenever|once|if)\s+(?:" + _SET + r")"
+    r"\b[^,.;:!?\n]{0,60},",
     re.I,
 )
 _SETTING_CONDITION_AFTER = re.compile(

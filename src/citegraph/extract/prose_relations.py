@@ -24,7 +24,7 @@ import bisect
 import itertools
 import re
 
-from ..text.sentences import is_heading, sentence_spans
+from ..text.sentences import CODE_SPAN, is_heading, sentence_spans
 from ..values.proposals import RelationProposal
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
@@ -35,7 +35,7 @@ from .prose_names import (
     Names,
     ends_in_an_amount,
 )
-from .sentence_names import BACKTICKED, names_in
+from .sentence_names import names_in
 from .subjects import (
     CLAUSE_WORDS,
     MARKDOWN_LINK,
@@ -88,7 +88,7 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         return [meant]
     # code in backticks is one word of the gap, whatever it holds ("the `/items/{id}.json`
     # endpoint of the Catalog")
-    gap = BACKTICKED.sub("`", text[after : following[0].start])
+    gap = CODE_SPAN.sub("`", text[after : following[0].start])
     words = re.findall(r"[\w'’-]+", gap.lower())
     if (
         len(gap) > _MAX_OBJECT_GAP

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.sentences import CODE_SPAN
 from ..text.words import STOPWORDS
 from .prose_names import (
     COMPONENT_PARTS,
@@ -79,7 +80,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             if text[start : match.end()] == phrase:
                 found.append(Name(phrase, start, match.end()))
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
-    code = [m.span() for m in BACKTICKED.finditer(text)] if "`" in text else []
+    code = [m.span() for m in CODE_SPAN.finditer(text)] if "`" in text else []
     kept: list[Name] = []
     for name in found:
         if (
@@ -105,7 +106,6 @@ def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
     )
 
 
-BACKTICKED = re.compile(r"`[^`\n]+`")  # code written in backticks
 # Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing.
 _NO_NAMES = frozenset(
     "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null".split()

@@ -46,6 +46,8 @@ def _ends_here(text: str, match: re.Match[str]) -> bool:
 
 
 _HEADING_MARKS = re.compile(r"[ \t]*#{1,6}[ \t]+")
+# Code written in backticks, inline (Markdown's code span): no words of the prose around it.
+CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 
 def is_heading(text: str, start: int) -> bool:
