@@ -527,6 +527,17 @@ def test_a_name_written_in_lower_case_somewhere_is_found_in_any_case_on_the_slow
         assert [n.text for n in Names(known).find(text)] == ["İstanbul", "frontend"]
 
 
+def test_a_name_after_a_count_is_the_ordinary_word() -> None:
+    """A capitalised name that is also a word ("Intel Core") is that word after a count, as
+    after a quantifier: "uses one core" counts cores, it names no component Core; the plural
+    of a component's name counts its instances ("queries both ingesters")."""
+    from citegraph.extract.prose_names import Names
+
+    known = Names(["Core", "Ingester"])
+    text = "zstd uses one core. It queries both ingesters. The Core writes to ingester."
+    assert sorted(n.text for n in known.find(text)) == ["Core", "ingester", "ingesters"]
+
+
 def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
     scope: Scope,
 ) -> None:

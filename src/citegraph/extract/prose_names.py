@@ -266,6 +266,8 @@ _GENERIC = (frozenset(COMPONENT_WORDS) | SAME_THING | _THINGS | _PARTS_OF_ANY) -
 QUANTIFIERS = frozenset(
     "this these that those each every such other another some any many all".split()
 )
+# Counts, before an ordinary word as quantifiers are: "uses one core", "both workers".
+NUMBERS = frozenset("one two three four five six seven eight nine ten both few most".split())
 _WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
 
 
@@ -306,8 +308,14 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         # "subscribe to specific event types", "relies on assigned dedicated columns", not
         # "the new frontend calls"
         return True
-    # a name before it is a modifier ("iOS build"); a lowercase word may be a verb ("calls")
-    return lowered in QUANTIFIERS or (lowered not in STOPWORDS and not word.islower())
+    # a name before it is a modifier ("iOS build"), a count counts the word's things ("one
+    # core"), unless they are instances of a component ("both ingesters"); a lowercase word
+    # may be a verb ("calls")
+    return (
+        lowered in QUANTIFIERS
+        or (lowered in NUMBERS and not (end < len(text) and _a_plural(name, text, end)))
+        or (lowered not in STOPWORDS and not word.islower())
+    )
 
 
 # After these, a name in lower case before a noun modifies it; after an article the word

@@ -12,6 +12,7 @@ from ..text.words import STOPWORDS
 from .prose_names import (
     COMPONENT_PARTS,
     COMPONENT_WORDS,
+    NUMBERS,
     QUANTIFIERS,
     VERB_WORDS,
     WORD_AFTER,
@@ -31,9 +32,6 @@ _COMPONENT = re.compile(
 # never the name of one ("Worker", "Store", "Gateway" can be).
 _ANY_SERVICE = frozenset({"service", "services"})
 
-_NUMBERS = frozenset("one two three four five six seven eight nine ten both few most".split())
-
-
 # A component phrase opening a sentence, its first word in capitals for that reason alone
 # ("Checkout service calls the payment service", "Query frontend stores the query"), after
 # any list or heading marker.
@@ -52,7 +50,7 @@ def _opening_component(text: str, known: Names) -> Name | None:
     if match is None:
         return None
     first, second = match.group("first"), match.group("second")
-    if first.lower() in known._own or first.lower() in QUANTIFIERS or first.lower() in _NUMBERS:
+    if first.lower() in known._own or first.lower() in QUANTIFIERS or first.lower() in NUMBERS:
         return None
     if not names_a_component(first) or (second is not None and not names_a_component(second)):
         return None
