@@ -2099,9 +2099,13 @@ def test_a_verb_in_ing_after_a_preposition_is_done_by_the_sentence_s_subject(
     """A verb after a preposition: "X renders pages by calling Y" says X calls Y, however
     far the verb is from X. A sentence that opens otherwise (an imperative, a noun) says
     nothing of the name nearest the verb, and a participle without a preposition ("deployed
-    X using Y") is whoever deployed."""
+    X using Y") is whoever deployed; nor does a passive ("X is refreshed by calling Y":
+    whoever refreshes X calls Y)."""
     scope.ingest(
         b"The Frontend renders pages by calling the Catalog Service.\n"
+        b"The Ledger Service is refreshed by calling the Billing Service.\n"
+        b"The Stock Cache gets populated by querying the Orders DB.\n"
+        b"The Audit Log is also used when calling the Auth Service.\n"
         b"The Email Service keeps working by sending receipts to the Mail Queue.\n"
         b"The Quote Service, by calling the Tax Service, prices parcels.\n"
         b"The Cart Service never starts without reading from Redis first.\n"

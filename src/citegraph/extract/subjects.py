@@ -305,7 +305,32 @@ def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | No
     words = _WORD.findall(after.lower())
     if len(words) > 1 and words[1] in _NOUN_THEN_VERB and _modifies_a_noun(words[0]):
         return None  # "Http handlers are responsible for invoking X": the handlers invoke
+    if _passive(words):
+        return None  # "The ledger is refreshed by calling X": whoever refreshes it calls X
     return first if aside or _said_of_one(words) else None
+
+
+# A form of "be" or "get" then a participle: the name is what is acted on, and a gerund after
+# "by" is done by the one acting, whom the sentence does not name.
+_PASSIVE_AUXILIARIES = frozenset("is are was were be been being gets get got getting".split())
+_PARTICIPLES = frozenset(
+    "done made built kept sent run written taken given set put shown known found held".split()
+)
+
+
+def _passive(words: list[str]) -> bool:
+    """Whether `words` (after a name) hold a passive: "is refreshed", "gets populated"."""
+    for index, word in enumerate(words[:-1]):
+        if word in _PASSIVE_AUXILIARIES:
+            following = [w for w in words[index + 1 :] if w not in _ADVERBS]
+            if following and (following[0] in _PARTICIPLES or _in_ed(following[0])):
+                return True
+    return False
+
+
+def _in_ed(word: str) -> bool:
+    """A regular participle ("used", "refreshed"; not "need", "red")."""
+    return len(word) >= 4 and word.endswith("ed") and not word.endswith("eed")
 
 
 # An auxiliary after the word that follows a name: that word is a noun the name modifies.
