@@ -1506,6 +1506,12 @@ PACKAGE = b"""{
   "bugs": {"url": "https://github.com/shop/storefront/issues"},
   "funding": {"type": "opencollective", "url": "https://opencollective.com/shop"},
   "author": {"name": "Shop", "url": "https://shop.example.org/team"},
+  "license": {"type": "MIT", "url": "https://github.com/shop/storefront/raw/main/LICENSE"},
+  "licenses": [{"type": "Apache-2.0", "url": "http://www.apache.org/licenses/LICENSE-2.0"}],
+  "publishConfig": {"registry": "https://npm.shop.example.org"},
+  "dist": {"tarball": "https://registry.npmjs.org/storefront/-/storefront-1.4.0.tgz"},
+  "_resolved": "https://registry.npmjs.org/storefront/-/storefront-1.4.0.tgz",
+  "_npmOperationalInternal": {"host": "s3://npm-registry-packages", "tmp": "tmp/sf"},
   "config": {"API_URL": "http://catalog:8080/v1"}
 }
 """
@@ -1621,7 +1627,8 @@ def test_a_list_of_named_services_owns_each_its_settings(scope: Scope) -> None:
 
 def test_a_packages_metadata_links_are_not_calls(scope: Scope) -> None:
     """package.json and its lock file name the package's home, repository, issue tracker,
-    funding and people: links, not calls. A setting of the package is still read."""
+    funding, people and licence, where it is published, and (installed, in node_modules) the
+    registry it came from: links, not calls. A setting of the package is still read."""
     scope.ingest(PACKAGE, name="storefront/package.json")
     assert _triples(scope) == {("storefront", "calls", "catalog")}
     _assert_located(scope, scope.relations())

@@ -102,10 +102,13 @@ def _calls(
 
 
 # A package's metadata (package.json, its lock file, a Helm Chart.yaml): links to where the
-# package is developed, documented or funded and to its people, which it does not call.
+# package is developed, documented or funded, to its people and licence, to where it is
+# published, and (npm's records in an installed copy) to the registry it came from, which
+# it does not call.
 _METADATA_KEYS = frozenset(
     {"repository", "bugs", "funding", "homepage", "author", "authors", "contributors",
-     "maintainers", "sponsors"}
+     "maintainers", "sponsors", "license", "licenses", "publishConfig", "dist", "_resolved",
+     "_npmOperationalInternal"}
 )  # fmt: skip
 
 
