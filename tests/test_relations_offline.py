@@ -893,6 +893,57 @@ def test_a_sequence_diagram_states_its_requests_not_its_replies(scope: Scope) ->
     _assert_located(scope, scope.relations())
 
 
+SOLID_REPLIES = b"""# A workflow task
+
+```mermaid
+sequenceDiagram
+    participant W as Worker
+    participant F as Frontend
+    participant M as Matching
+    W->>F: PollWorkflowTask
+    F->>M: PollWorkflowTask
+    History->>M: AddWorkflowTask
+    M->>History: RecordWorkflowTaskStarted
+    History->>M: Record Succeed
+    M->>F: WorkflowTask
+    F->>W: WorkflowTask
+    W->>+F: RespondWorkflowTaskCompleted
+    F->>History: RespondWorkflowTaskCompleted
+    History->>F: Respond Succeed
+    F->>-W: Respond Succeed
+    alt Target is external
+        History->>ExternalService: Send HTTP request
+    else Target is a worker
+        History->>F: Send HTTP request
+    end
+    loop every minute
+        History->>Persistence: UpdateWorkflowExecution
+    end
+```
+"""
+
+
+def test_a_message_back_to_a_waiting_sender_is_a_reply_and_alternatives_are_hypothetical(
+    scope: Scope,
+) -> None:
+    """Diagrams often draw replies with solid arrows ("History->>Frontend: Respond Succeed"):
+    a message back to the sender of a request not yet answered is its reply, no call, unless
+    it is named as an operation ("RecordWorkflowTaskStarted"); what an `alt`/`else` block
+    sends is sent in some runs only; a loop's messages in every run."""
+    scope.ingest(SOLID_REPLIES, name="workflow.md")
+    assert _edges(scope) == {
+        ("Worker", "calls", "Frontend", "affirmed", "actual"),
+        ("Frontend", "calls", "Matching", "affirmed", "actual"),
+        ("History", "calls", "Matching", "affirmed", "actual"),
+        ("Matching", "calls", "History", "affirmed", "actual"),  # named as an operation
+        ("Frontend", "calls", "History", "affirmed", "actual"),
+        ("History", "calls", "ExternalService", "affirmed", "hypothetical"),
+        ("History", "calls", "Frontend", "affirmed", "hypothetical"),  # no request was open
+        ("History", "calls", "Persistence", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 PLANTUML_SEQUENCE = b"""# Placing an order
 
 ```plantuml
@@ -2451,7 +2502,8 @@ def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> 
     as a label, over several lines (the node is named by its first line, marks aside); an
     arrow out of a decision, or labelled with an answer ("-->|No|"), is a branch, affirmed
     and hypothetical, not a negation; "&" draws one arrow to each node; a longer arrow
-    (`--->`) and a class (`:::highlight`) still draw; Hugo's `{{< mermaid >}}` holds one."""
+    (`--->`), a double circle (`((( )))`) and a class (`:::highlight`) still draw; Hugo's
+    `{{< mermaid >}}` holds one."""
     scope.ingest(
         b"# Reload\n\n```mermaid\nflowchart TD\n"
         b'    A("`**Collector.Run**\n    Starts the collector`") --> B{"`Feature gate enabled\n'
@@ -2459,7 +2511,8 @@ def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> 
         b"    B -->|Yes| C(Partial Reload)\n"
         b"    B -->|No| D(Full Reload)\n"
         b"    A ---> |2| E(Service New)\n"
-        b"    E --> F(Receiver Factory) & G(Exporter Factory)\n```\n\n"
+        b"    E --> F(Receiver Factory) & G(Exporter Factory)\n"
+        b"    G --> H(((Pipeline Built)))\n```\n\n"
         b"## Write path\n\n{{< mermaid >}}\nflowchart TD\n"
         b'    W["Writes"]:::highlight --> X["Distributor"]\n'
         b"    X -->|writes to| Y[(Segment Writer)]\n{{< /mermaid >}}\n\n"
@@ -2474,6 +2527,7 @@ def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> 
         ("Collector.Run", "flows-to", "Service New", "affirmed", "actual"),
         ("Service New", "flows-to", "Receiver Factory", "affirmed", "actual"),
         ("Service New", "flows-to", "Exporter Factory", "affirmed", "actual"),
+        ("Exporter Factory", "flows-to", "Pipeline Built", "affirmed", "actual"),  # (((circle)))
         ("Writes", "flows-to", "Distributor", "affirmed", "actual"),
         ("Distributor", "writes", "Segment Writer", "affirmed", "actual"),
     }

@@ -40,10 +40,10 @@ _DOT_BARE = re.compile(r"^[ \t]*(?:strict[ \t]+)?digraph[^{\n]*\{(.*?)^\}", re.M
 # Mermaid: a node is an id with an optional shape holding its label.
 _M_NODE = (
     r"(?P<{0}>[A-Za-z0-9_][\w.-]*)"
-    r"(?:\s*(?:\[\(|\(\[|\(\(|\[\[|\[/|\[\\|\{{\{{|[\[({{>])\s*"
+    r"(?:\s*(?:\(\(\(|\[\(|\(\[|\(\(|\[\[|\[/|\[\\|\{{\{{|[\[({{>])\s*"
     # a quoted label may hold brackets: `PP["productpage (BFF)"]`
     r"(?:\"(?P<{0}q>[^\"\n]+?)\"|(?P<{0}l>[^\]\)}}\"\n|]+?))\s*"
-    r"(?:\)\]|\]\)|\)\)|\]\]|/\]|\\\]|\}}\}}|[\])}}]))?"
+    r"(?:\)\)\)|\)\]|\]\)|\)\)|\]\]|/\]|\\\]|\}}\}}|[\])}}]))?"
     r"(?::::[\w-]+)?"  # a class given to it: `A["Writes"]:::highlight`
 )
 # A line break in a label: the name is the label's first line ("Argo EventBus<br/>kafka").
@@ -119,22 +119,95 @@ def _line(text: str, offset: int, start: int, end: int) -> Located:
     return Located(text[first:last].rstrip(), first, first + len(text[first:last].rstrip()))
 
 
+class _Exchange:
+    """What a sequence diagram's messages ask and answer. A message back to the sender of a
+    request not yet answered is its reply, however drawn ("History->>Frontend: Respond
+    Succeed" after "Frontend->>History: Respond..."): answering states no dependency. A
+    message in an `alt`/`else`, `opt` or `break` block is sent in some runs only."""
+
+    def __init__(self) -> None:
+        self.open: list[tuple[str, str]] = []  # (sender, receiver) of requests, oldest first
+        self.blocks: list[bool] = []  # each block open: whether it is taken in some runs only
+
+    def block(self, line: str) -> bool:
+        """Read `line` if it opens, divides or closes a block; whether it did."""
+        keyword = _S_BLOCK.match(line)
+        if keyword is None:
+            return False
+        word = keyword.group(1).lower()
+        if word == "end":
+            if self.blocks:
+                self.blocks.pop()
+        elif word not in ("else", "and", "option"):  # (another branch of the block open)
+            self.blocks.append(word in _S_SOME_RUNS)
+        return True
+
+    def answers(self, sender: str, receiver: str, label: str | None) -> bool:
+        """Whether a message from `sender` labelled `label` answers a request `receiver` made
+        (and is then closed, with any request made since, unanswered). A message named as
+        an operation ("RecordWorkflowTaskStarted", "charge(card)") is a request of its own."""
+        if label is not None and _OPERATION.fullmatch(label.strip()) is not None:
+            return False
+        for index in range(len(self.open) - 1, -1, -1):
+            if self.open[index] == (receiver, sender):
+                del self.open[index:]
+                return True
+        return False
+
+    def ask(self, kind: str, evidence: Located, a: Located, b: Located) -> StructuralRelation:
+        self.open.append((a.text, b.text))
+        if any(self.blocks):
+            return StructuralRelation(kind, evidence, a, b, "hypothetical", "affirmed")
+        return StructuralRelation(kind, evidence, a, b)
+
+
+# A sequence diagram's blocks: `alt`/`else`, `opt` and `break` hold messages sent in some runs
+# only; `loop`, `par`, `critical`, `group`, `rect` and `box` group messages or participants.
+# ("end note", "end box": PlantUML's ends of a note or a box of participants, no block's.)
+_S_BLOCK = re.compile(
+    r"[ \t]*(alt|else|opt|break|loop|par|and|critical|option|group|rect|box|end)"
+    r"(?![\w-])(?![ \t]+(?:note|box|ref|legend|header|footer|title)\b)(?![ \t]*[-<=.])"
+    r"(?:[ \t]|$)",
+    re.I,
+)
+_S_SOME_RUNS = frozenset({"alt", "opt", "break"})
+# A message named as an operation: one identifier opening with a verb ("RecordTaskStarted",
+# "get_cart", "AddItem") or a call written with its arguments ("Charge(card)"). Results are
+# named otherwise: "Respond Succeed", "WorkflowTask", "History Events".
+_OPERATION_VERBS = (
+    "get|set|add|create|update|delete|remove|record|poll|put|post|patch|fetch|list|query|send|"
+    "start|stop|register|schedule|request|respond|submit|publish|subscribe|notify|call|invoke|"
+    "execute|run|read|write|load|save|store|lookup|find|search|validate|check|verify|"
+    "authorize|authenticate|login|logout|issue|cancel|complete|commit|process|handle|"
+    "dispatch|enqueue|dequeue|reserve|charge|place|ship|convert|describe|signal|terminate|reset"
+)
+_OPERATION = re.compile(
+    rf"(?:(?i:{_OPERATION_VERBS})(?:[A-Z_]\w*)?|[A-Za-z_][\w.]*\([^()\n]*\))(?:<br\s*/?>.*)?"
+)
+
+
 def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     labels: dict[str, Located] = {}
-    for match in _S_PARTICIPANT.finditer(block):
-        group = "label" if match.group("label") else "id"
-        labels.setdefault(match.group("id"), _first_line(_at(text, offset, *match.span(group))))
-    for match in _S_MESSAGE.finditer(block):
+    for participant in _S_PARTICIPANT.finditer(block):
+        group = "label" if participant.group("label") else "id"
+        shown = _first_line(_at(text, offset, *participant.span(group)))
+        labels.setdefault(participant.group("id"), shown)
+    exchange = _Exchange()
+    for line in re.finditer(r"[^\n]+", block):
+        match = None if exchange.block(line.group()) else _S_MESSAGE.match(block, *line.span())
+        if match is None:
+            continue
         arrow = match.group("arrow")
-        if arrow.startswith("--") or arrow.startswith("<<"):
-            continue  # a reply (dashed), or both ways: no direction of dependency
+        if arrow.startswith("<<"):
+            continue  # both ways: no direction of dependency
         a, b = (labels.get(match.group(s), _at(text, offset, *match.span(s))) for s in "ab")
         if a.text == b.text:
             continue  # a message to itself ("M->>M: Update the index") relates nothing
+        if exchange.answers(a.text, b.text, match.group("label")) or arrow.startswith("--"):
+            continue  # a reply (dashed: to a request not drawn)
         stated = verbs.stated_relation(f" {match.group('label')} ")
         kind = stated.type if stated is not None else ("sends-to" if ")" in arrow else "calls")
-        evidence = _line(text, offset, match.start("a"), match.end())
-        yield StructuralRelation(kind, evidence, a, b)
+        yield exchange.ask(kind, _line(text, offset, match.start("a"), match.end()), a, b)
 
 
 def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
@@ -228,28 +301,40 @@ def _unquoted(text: str, offset: int, span: tuple[int, int]) -> Located:
 
 def _plantuml(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     labels: dict[str, Located] = {}
-    for match in _P_ALIAS.finditer(block):
-        group = "l1" if match.group("l1") else "l2"
-        labels[match.group("id")] = _at(text, offset, *match.span(group))
+    for alias in _P_ALIAS.finditer(block):
+        group = "l1" if alias.group("l1") else "l2"
+        labels[alias.group("id")] = _at(text, offset, *alias.span(group))
     sequence = bool(_P_SEQUENCE.search(block)) and not _P_COMPONENTS.search(block)
-    for match in _P_EDGE.finditer(block):
+    exchange = _Exchange()
+    for line in re.finditer(r"[^\n]+", block):
+        if sequence and exchange.block(line.group()):
+            continue
+        match = _P_EDGE.match(block, *line.span())
+        if match is None:
+            continue
         arrow = match.group("arrow")
         if ">" not in arrow and "<" not in arrow:
             continue  # a plain link, no direction
-        line = re.sub(r"\[[^\]\n]*\]", "", arrow)  # its colour or style: `-[#blue]->`
-        if sequence and ("--" in line or ".." in line or ("<" in line and ">" in line)):
-            continue  # a reply, or both ways: no direction of dependency
+        style = re.sub(r"\[[^\]\n]*\]", "", arrow)  # its colour or style: `-[#blue]->`
+        if sequence and "<" in style and ">" in style:
+            continue  # both ways: no direction of dependency
         a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
         a, b = labels.get(a.text, a), labels.get(b.text, b)
         if a.text == b.text:
             continue  # a message to itself relates nothing
         if arrow.startswith("<"):
             a, b = b, a
+        replied = sequence and exchange.answers(a.text, b.text, match.group("label"))
+        if replied or (sequence and ("--" in style or ".." in style)):
+            continue  # a reply (dashed: to a request not drawn)
         evidence = _line(text, offset, match.start("a"), match.end())
         kind = _kind(match.group("label"), verbs)
-        if sequence and kind == UNLABELLED:
+        if not sequence:
+            yield StructuralRelation(kind, evidence, a, b)
+            continue
+        if kind == UNLABELLED:
             kind = "sends-to" if ">>" in arrow or "<<" in arrow else "calls"  # a request
-        yield StructuralRelation(kind, evidence, a, b)
+        yield exchange.ask(kind, evidence, a, b)
 
 
 def _dot(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
