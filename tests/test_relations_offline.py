@@ -2497,6 +2497,34 @@ def test_a_relative_clause_says_what_the_name_before_it_does(scope: Scope) -> No
     }
 
 
+def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_moved(
+    scope: Scope,
+) -> None:
+    """ "VTGate is a lightweight proxy server that routes traffic to VTTablet": VTGate routes
+    (Vitess's docs read the proxy server); "uses it as Primary Vindex" uses it, not the role;
+    a verb with a longer phrase of its relation reads up to the name that phrase reaches:
+    "fetches CPU and Memory data directly from the Metrics Server" reads from the Metrics
+    Server, CPU and Memory are what is read (KEDA's docs read HPA reads CPU)."""
+    scope.ingest(
+        b"# VTGate\n\n"
+        b"VTGate is a lightweight proxy server that routes traffic to the VTTablet servers.\n\n"
+        b"`music_extra` shares `music_user_idx` with `music`, and uses it as Primary Vindex.\n\n"
+        b"The Scaler fetches CPU and Memory data directly from the Metrics Server.\n\n"
+        b"The Loader reads Ledger entries from the Archive DB.\n\n"
+        b"The Frontend reads Redis and calls the Cart Service. The Poller fetches Jobs.\n",
+        name="vtgate.md",
+    )
+    assert _triples(scope) == {
+        ("VTGate", "calls", "VTTablet"),
+        ("Scaler", "reads", "Metrics Server"),
+        ("Loader", "reads", "Archive DB"),
+        ("Frontend", "reads", "Redis"),
+        ("Frontend", "calls", "Cart Service"),
+        ("Poller", "reads", "Jobs"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
     """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
     as a label, over several lines (the node is named by its first line, marks aside); an

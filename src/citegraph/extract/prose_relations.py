@@ -97,6 +97,8 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
     ):
         return []
+    if words and words[0] in _OBJECT_PRONOUNS:
+        return []  # "uses it as Primary Vindex": it is what is used
     if _A_PLACE_AFTER.match(text, following[0].end):
         return []  # "uses the files in the media-service folder": a place, not the object
     listed = [following[0]]
@@ -119,6 +121,9 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
         return []  # "use raw JSON or YAML files": the files, of either kind
     return listed
+
+
+_OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
 
 
 # A subordinate clause opening a sentence: its verb's objects end at the comma closing it.
@@ -220,6 +225,9 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
         if subject is None or not agrees(sentence, names, subject, verb_start):
             continue
         objects = _objects(sentence, names, verb_end)
+        further = _past_the_objects(sentence, names, verb_start, stated, objects, verbs)
+        if further is not None:
+            objects, stated = further
         said = [(objects, stated)]
         if not objects:  # "reads from and writes to X": both verbs take X
             second = _and_another_verb(sentence, names, verb_end, verbs)
@@ -235,6 +243,34 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
             pair = (target, subject) if stated.passive else (subject, target)
             found.append((*pair, stated.type))
     return found
+
+
+def _past_the_objects(
+    sentence: str,
+    names: list[Name],
+    verb_start: int,
+    stated: Stated,
+    objects: list[Name],
+    verbs: VerbTable,
+) -> tuple[list[Name], Stated] | None:
+    """A verb that has a longer phrase of the same relation ("fetches" and "fetches … from")
+    read up to the name after its objects, when the longer one reaches it: "fetches CPU and
+    Memory data directly from the Metrics Server" reads from the Metrics Server; CPU and
+    Memory are what is read. None when no longer phrase reaches past them."""
+    if not objects:
+        return None
+    after = next((n for n in names if n.start >= objects[-1].end), None)
+    if after is None:
+        return None
+    longer = verbs.stated_relation(sentence[verb_start : after.start])
+    if longer is None or longer.start != 0 or longer.type != stated.type:
+        return None
+    if longer.end <= stated.end - stated.start:
+        return None  # the same phrase: nothing past its objects
+    found = _objects(sentence, names, verb_start + longer.end)
+    if not found:
+        return None
+    return found, Stated(longer.type, longer.passive, verb_start, verb_start + longer.end)
 
 
 def _and_another_verb(

@@ -149,6 +149,10 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     if labelled is not None:
         return labelled
     if before and _RELATIVE.fullmatch(text, before[-1].end, verb_start) is not None:
+        if len(before) > 1 and _COPULA.fullmatch(text, before[-2].end, before[-1].start):
+            # "VTGate is a lightweight proxy server that routes traffic to VTTablet": what
+            # the proxy server does, VTGate does
+            return before[-2]
         return before[-1]  # "the Cart Service, which reads from Redis": the Cart Service reads
     for name in reversed(before):
         gap = text[name.end : verb_start]
@@ -174,6 +178,10 @@ _RELATIVE = re.compile(
     r"in\s+turn)\s+)*",
     re.I,
 )
+
+
+# A form of "be" and an article between a name and the noun phrase it is said to be.
+_COPULA = re.compile(r"\s+(?:is|are|was|were)\s+(?:an?|the|one\s+of\s+the)\s+", re.I)
 
 
 # A label opening a line or an item, its predicate after the colon ("- **Sidecar**: connects
