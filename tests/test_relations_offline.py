@@ -536,6 +536,9 @@ def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     known = Names(["Core", "Ingester"])
     text = "zstd uses one core. It queries both ingesters. The Core writes to ingester."
     assert sorted(n.text for n in known.find(text)) == ["Core", "ingester", "ingesters"]
+    # a stopword is the word in lower case, however it was named elsewhere ("To", "FROM")
+    text = "The Vindex only uses the first column to map to the keyspace, from the table."
+    assert [n.text for n in Names(["To", "FROM", "Vindex"]).find(text)] == ["Vindex"]
 
 
 def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
@@ -2504,14 +2507,17 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
     (Vitess's docs read the proxy server); "uses it as Primary Vindex" uses it, not the role;
     a verb with a longer phrase of its relation reads up to the name that phrase reaches:
     "fetches CPU and Memory data directly from the Metrics Server" reads from the Metrics
-    Server, CPU and Memory are what is read (KEDA's docs read HPA reads CPU)."""
+    Server, CPU and Memory are what is read (KEDA's docs read HPA reads CPU); a verb after a
+    modal's verb is no verb of the subject's ("can handle more complex queries")."""
     scope.ingest(
         b"# VTGate\n\n"
         b"VTGate is a lightweight proxy server that routes traffic to the VTTablet servers.\n\n"
         b"`music_extra` shares `music_user_idx` with `music`, and uses it as Primary Vindex.\n\n"
         b"The Scaler fetches CPU and Memory data directly from the Metrics Server.\n\n"
         b"The Loader reads Ledger entries from the Archive DB.\n\n"
-        b"The Frontend reads Redis and calls the Cart Service. The Poller fetches Jobs.\n",
+        b"The Frontend reads Redis and calls the Cart Service. The Poller fetches Jobs.\n\n"
+        b"# Vitess\n\nVitess can handle more complex queries with the new Gen4 planner.\n"
+        b"The Poller can also call the Scheduler.\n",
         name="vtgate.md",
     )
     assert _triples(scope) == {
@@ -2521,6 +2527,7 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
         ("Frontend", "reads", "Redis"),
         ("Frontend", "calls", "Cart Service"),
         ("Poller", "reads", "Jobs"),
+        ("Poller", "calls", "Scheduler"),  # (a modal's verb: Vitess handles, not queries)
     }
     _assert_located(scope, scope.relations())
 

@@ -281,8 +281,10 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     written = text[start:end]
     if a_unit_at(text, start, written):
         return True  # "4 GB": a unit, wherever else "GB" is a name
-    if name.isupper() and written.islower() and written in STOPWORDS:
-        return True  # "reads from": the word, wherever else "FROM" is written in capitals
+    if written.islower() and written in STOPWORDS:
+        # "reads from", "uses the first column to map": the word, wherever else "FROM" or
+        # "To" is written as a name
+        return True
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
     if written in _GENERIC or written in QUANTIFIERS or written in _DESCRIBING:

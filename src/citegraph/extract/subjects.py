@@ -45,12 +45,33 @@ _OTHER_AGENT = frozenset({
 
 def _leaves_the_subject(words: list[str]) -> bool:
     """Whether `words`, between a name (or an aside after it) and a verb, leave the name the
-    verb's subject: a few words, none opening a clause or giving the verb another agent."""
+    verb's subject: a few words, none opening a clause, giving the verb another agent or
+    holding the name's own verb."""
     return (
         len(words) <= _MAX_SUBJECT_WORDS
         and not CLAUSE_WORDS.intersection(words)
         and not _another_agent(words)
+        and not _a_verb_of_its_own(words)
     )
+
+
+_MODALS = frozenset("can cannot could may might must should will would shall".split())
+
+
+def _a_verb_of_its_own(words: list[str]) -> bool:
+    """Whether a modal in `words` is followed by a verb of the name's own, so that the word
+    after `words` is no verb of the name's ("Vitess can handle more complex queries with
+    Gen4": it handles queries); not an adverb, a negation or "be"/"have" ("can also call",
+    "will not query", "can be queried")."""
+    for index, word in enumerate(words[:-1]):
+        if word in _MODALS:
+            following = words[index + 1]
+            return not (
+                following in PRONOUN_LEADS
+                or following in ("be", "have", "then", "first", "directly")
+                or following.endswith("ly")
+            )
+    return False
 
 
 def _another_agent(words: list[str]) -> bool:
