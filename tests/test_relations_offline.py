@@ -2508,7 +2508,9 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
     a verb with a longer phrase of its relation reads up to the name that phrase reaches:
     "fetches CPU and Memory data directly from the Metrics Server" reads from the Metrics
     Server, CPU and Memory are what is read (KEDA's docs read HPA reads CPU); a verb after a
-    modal's verb is no verb of the subject's ("can handle more complex queries")."""
+    modal's verb is no verb of the subject's ("can handle more complex queries"); a verb's
+    object is its first noun phrase ("call this method every `pollingInterval`"), and a part
+    of a component is the component ("the API of the Ledger Service"), if it is named."""
     scope.ingest(
         b"# VTGate\n\n"
         b"VTGate is a lightweight proxy server that routes traffic to the VTTablet servers.\n\n"
@@ -2517,7 +2519,9 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
         b"The Loader reads Ledger entries from the Archive DB.\n\n"
         b"The Frontend reads Redis and calls the Cart Service. The Poller fetches Jobs.\n\n"
         b"# Vitess\n\nVitess can handle more complex queries with the new Gen4 planner.\n"
-        b"The Poller can also call the Scheduler.\n",
+        b"The Poller can also call the Scheduler.\n\n"
+        b"# KEDA\n\n`GetMetrics` - KEDA will call this method every `pollingInterval`.\n"
+        b"The Poller calls the API of the Ledger Service. KEDA uses the v2 API of etcd.\n",
         name="vtgate.md",
     )
     assert _triples(scope) == {
@@ -2528,6 +2532,7 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
         ("Frontend", "calls", "Cart Service"),
         ("Poller", "reads", "Jobs"),
         ("Poller", "calls", "Scheduler"),  # (a modal's verb: Vitess handles, not queries)
+        ("Poller", "calls", "Ledger Service"),  # (the method, not pollingInterval, is called)
     }
     _assert_located(scope, scope.relations())
 

@@ -99,6 +99,14 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         return []
     if words and words[0] in _OBJECT_PRONOUNS:
         return []  # "uses it as Primary Vindex": it is what is used
+    if _noun_phrases(words) > 1:
+        return []  # "will call this method every `pollingInterval`": the method is called
+    if following[0].text.lower() in _PARTS and _OF.match(text, following[0].end):
+        # "the v2 API of etcd": etcd, when named; a part of what is not named is no object
+        owner = following[1] if len(following) > 1 else None
+        if owner is None or not _OF.fullmatch(text, following[0].end, owner.start):
+            return []
+        following = following[1:]
     if _A_PLACE_AFTER.match(text, following[0].end):
         return []  # "uses the files in the media-service folder": a place, not the object
     listed = [following[0]]
@@ -124,6 +132,20 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
 
 
 _OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
+_DETERMINERS = frozenset(
+    "the a an this that these those every each its their our your some any all".split()
+)
+# Names of a part of a component, and what joins it to the component it is part of.
+_PARTS = frozenset(
+    "api apis sdk sdks cli ui endpoint endpoints interface interfaces port ports".split()
+)
+_OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
+
+
+def _noun_phrases(words: list[str]) -> int:
+    """How many noun phrases open in `words` (by a determiner), one after "of" (" the API of
+    the Ledger Service") counted with the phrase it is part of."""
+    return sum(1 for i, w in enumerate(words) if w in _DETERMINERS and words[i - 1 : i] != ["of"])
 
 
 # A subordinate clause opening a sentence: its verb's objects end at the comma closing it.
