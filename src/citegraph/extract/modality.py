@@ -265,7 +265,11 @@ def assess(
             if not inside and _scope_end(bounded, match.end(), kind, coordinated) >= last:
                 kinds.add(kind)
     first = min(start for start, _ in ends)
-    if _conditioned_after(bounded, last) or _on_a_setting(bounded, first, last):
+    if (
+        _conditioned_after(bounded, last)
+        or _on_a_setting(bounded, first, last)
+        or _in_a_when_clause(bounded, first)
+    ):
         kinds.add("hypothetical")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
@@ -314,6 +318,19 @@ def _on_a_setting(text: str, first: int, last: int) -> bool:
             return True
     after = _SETTING_CONDITION_AFTER.search(text, last)
     return after is not None and _HARD_STOPS.search(text, last, after.start()) is None
+
+
+# "only when" ("only available when") then a clause not closed before the relation opens: the relation is that
+# clause's, the condition of something else ("The setting is only available when Harbor
+# relies on authproxy"). A plain "when" is a time, and what it says happens ("When the
+# frontend calls the cart, the cart is locked").
+_WHEN = re.compile(
+    r"(?<![\w'’-])only\s+(?:[\w-]+\s+){0,2}?(?:when|whenever|once)\s+(?=[^,.;:!?\n]*\Z)", re.I
+)
+
+
+def _in_a_when_clause(text: str, first: int) -> bool:
+    return _WHEN.search(text[:first]) is not None
 
 
 # A clause of its own after the relation, whose condition is its own: "X uses Redis while
