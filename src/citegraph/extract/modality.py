@@ -320,10 +320,10 @@ def _on_a_setting(text: str, first: int, last: int) -> bool:
     return after is not None and _HARD_STOPS.search(text, last, after.start()) is None
 
 
-# "only when" ("only available when") then a clause not closed before the relation opens: the relation is that
-# clause's, the condition of something else ("The setting is only available when Harbor
-# relies on authproxy"). A plain "when" is a time, and what it says happens ("When the
-# frontend calls the cart, the cart is locked").
+# "only when" ("only available when") then a clause not closed before the relation opens:
+# the relation is that clause's, the condition of something else ("The setting is only
+# available when Harbor relies on authproxy"). A plain "when" is a time, and what it says
+# happens ("When the frontend calls the cart, the cart is locked").
 _WHEN = re.compile(
     r"(?<![\w'’-])only\s+(?:[\w-]+\s+){0,2}?(?:when|whenever|once)\s+(?=[^,.;:!?\n]*\Z)", re.I
 )
