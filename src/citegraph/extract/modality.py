@@ -50,6 +50,8 @@ CUES: tuple[Cue, ...] = (
         "can be configured", "possible", "probably", "likely", "unlikely", "presumably",
         "supposedly", "supposed to", "appears to", "seems to", "ensure", "ensures",
         "ensuring", "make sure", "makes sure",
+        # what the reader is to set up: a prerequisite, not a fact
+        "you need", "you'll need", "you’ll need", "you will need", "you must", "you have to",
     )),
     *(Cue(w, "planned") for w in (
         "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
