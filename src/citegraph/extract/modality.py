@@ -44,7 +44,7 @@ CUES: tuple[Cue, ...] = (
         "previously", "used to", "rather than", "except", "other than", "unable to",
     )),
     *(Cue(w, "hypothetical") for w in (
-        "if", "may", "might", "could", "would", "should", "unless", "whether", "suppose",
+        "if", "may", "might", "could", "would", "should", "can", "unless", "whether", "suppose",
         "assuming", "in case", "perhaps", "possibly", "optionally", "optional", "ideally",
         "in theory", "theoretically", "recommend", "recommended", "expected to",
         "can be configured", "possible", "probably", "likely", "unlikely", "presumably",
