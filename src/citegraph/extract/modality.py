@@ -54,8 +54,10 @@ CUES: tuple[Cue, ...] = (
         "you need", "you'll need", "you’ll need", "you will need", "you must", "you have to",
     )),
     *(Cue(w, "planned") for w in (
-        "will", "will be", "planned", "plans to", "plan to", "going to", "proposed",
-        "proposal", "deprecated", "to be removed", "next quarter", "roadmap", "soon",
+        # ("will" alone is how docs describe what a system does: "the proxy will retry")
+        "will be", "planned", "plans to", "plan to", "going to", "proposed",
+        "proposal", "deprecated", "to be removed", "next quarter", "next year", "next month",
+        "next release", "next version", "roadmap", "soon",
         "considering", "under consideration", "intend to", "intends to", "aims to", "todo",
         "eventually", "in the future", "future release", "future version", "upcoming",
         "later release", "later version", "being migrated", "to be migrated", "scheduled to",
@@ -108,8 +110,9 @@ _MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3
 # Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
 _HARD_STOPS = re.compile(
-    r"[.;:!?]|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
-)  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading
+    r"[.;!?]|:(?!\d)|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
+)  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading; a
+# colon between digits is a time's ("between 00:00:00 and 01:00:00 UTC"), no clause's end
 _SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
 # Negations that are adverbs may cover each predicate coordinated after them ("never reads A
 # and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
@@ -273,6 +276,8 @@ def assess(
         or _in_a_when_clause(bounded, first)
     ):
         kinds.add("hypothetical")
+    if _planned_after(bounded, last):
+        kinds.add("planned")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
         return polarity, Modality.HYPOTHETICAL
@@ -341,6 +346,27 @@ _LATER_CLAUSE = re.compile(r"\b(?:while|whereas|which)\b", re.I)
 # A condition closed by a comma with more of the sentence after it is set before what it
 # conditions, not after.
 _FRONTED = re.compile(r"[^,.;:!?\n]*,\s*\w")
+
+
+# A time to come after the relation, in its clause: "Checkout will call the tax service next
+# year", "X moves to Y in a future release" (PLANNED_AFTER).
+PLANNED_AFTER: tuple[str, ...] = (
+    "next quarter", "next year", "next month", "next week", "next release", "next version",
+    "in the future", "in a future release", "in a future version", "in an upcoming release",
+    "later this year", "soon",
+)  # fmt: skip
+_PLANNED_AFTER = _any_of(PLANNED_AFTER)
+
+
+def _planned_after(text: str, last: int) -> bool:
+    """Whether a time to come after the relation's later end `last`, in its clause, places
+    it in the future (PLANNED_AFTER)."""
+    match = _PLANNED_AFTER.search(text, last)
+    return (
+        match is not None
+        and _HARD_STOPS.search(text, last, match.start()) is None
+        and _LATER_CLAUSE.search(text, last, match.start()) is None
+    )
 
 
 def _conditioned_after(text: str, last: int) -> bool:
