@@ -2537,6 +2537,25 @@ def test_what_a_predicate_noun_does_its_subject_does_and_objects_past_the_thing_
     _assert_located(scope, scope.relations())
 
 
+def test_an_instance_is_named_before_its_kind_or_after_called(scope: Scope) -> None:
+    """Knative's docs name instances in backticks beside their kind: "The `sender` Pod sends
+    the request to the Broker" (the Pod named `sender` sends, not Pod), "uses a LoadBalancer
+    service called `istio-ingressgateway`" (that service, not LoadBalancer)."""
+    scope.ingest(
+        b"# Knative\n\nThe `sender` Pod sends the request to the Broker.\n\n"
+        b"Knative uses a LoadBalancer service called `istio-ingressgateway`.\n\n"
+        b"The Ledger writes to a Queue named `orders`. The Frontend calls the Cart Service.\n",
+        name="traces.md",
+    )
+    assert _triples(scope) == {
+        ("sender", "sends-to", "Broker"),
+        ("Knative", "uses", "istio-ingressgateway"),
+        ("Ledger", "writes", "orders"),
+        ("Frontend", "calls", "Cart Service"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
     """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
     as a label, over several lines (the node is named by its first line, marks aside); an

@@ -109,6 +109,8 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
         following = following[1:]
     if _A_PLACE_AFTER.match(text, following[0].end):
         return []  # "uses the files in the media-service folder": a place, not the object
+    if len(following) > 1 and _CALLED.fullmatch(text, following[0].end, following[1].start):
+        return [following[1]]  # "uses a LoadBalancer service called `istio-ingressgateway`"
     listed = [following[0]]
     # In a clause opening the sentence ("If X calls Y, Z flushes"), a comma ends the clause
     # unless a list goes on after it ("If X calls Y, Z and W, ...").
@@ -140,6 +142,8 @@ _PARTS = frozenset(
     "api apis sdk sdks cli ui endpoint endpoints interface interfaces port ports".split()
 )
 _OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
+# A kind, then the name of the one meant: "a LoadBalancer service called `istio-ingress`".
+_CALLED = re.compile(r"\s+(?:[\w-]+\s+)?(?:called|named)\s+`?")
 
 
 def _noun_phrases(words: list[str]) -> int:

@@ -294,7 +294,16 @@ def subject_of(text: str, names: list[Name], verb_start: int) -> Name | None:
     progressive = _PROGRESSIVE.search(text, max(0, verb_start - 30), verb_start) is not None
     if gerund and not progressive and text[verb_start : verb_start + 7].lower() != "calling":
         return None  # "deployed X using Y": whoever deployed used it, not X
-    return _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
+    found = _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
+    return _instance_named_before(text, names, found) if found is not None else None
+
+
+def _instance_named_before(text: str, names: list[Name], kind: Name) -> Name:
+    """The name in backticks right before a one-word name, when there is one: "`sender` Pod
+    sends the request": the Pod named `sender` does; else `kind` itself."""
+    if " " in kind.text or kind.start < 3 or text[kind.start - 2 : kind.start] != "` ":
+        return kind
+    return next((n for n in names if n.end == kind.start - 2), kind)
 
 
 # A verb in -ing after one of these ("renders pages by calling X", "fails without reading
