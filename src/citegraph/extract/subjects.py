@@ -488,6 +488,11 @@ _BASE_FORMS = frozenset({
 })  # fmt: skip
 
 
+# "a" or "an" (and a word, a link's bracket) before a name: what follows the name is the
+# head of that noun phrase ("a weekly Office Hours call"), not its verb.
+_INDEFINITE_BEFORE = re.compile(r"(?<![\w-])an?\s+(?:[\w-]+\s+)?\[?`?\Z", re.I)
+
+
 def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool:
     """Whether the verb at `verb_start` can be said of `subject`: a verb in its base form
     ("call", "use", "query") is, after a modal or an auxiliary, for a name in the plural or a
@@ -501,6 +506,8 @@ def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool
         return False  # "know how to run a Kubernetes cluster as well as use kubectl"
     if any(w in _BEFORE_A_BASE_FORM or w.endswith(("n't", "n’t")) for w in between):
         return True
+    if not between and _INDEFINITE_BEFORE.search(text, max(0, subject.start - 30), subject.start):
+        return False  # "holds a weekly [Office Hours call]": a noun after a name, no verb
     last = subject.text.lower().split()[-1] if subject.text.split() else ""
     plural = last.endswith("s") and not last.endswith(("ss", "us"))
     before = [w for w in _WORD.findall(text[max(0, subject.start - 40) : subject.start].lower())
