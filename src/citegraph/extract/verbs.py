@@ -32,6 +32,8 @@ VERBS: tuple[Verb, ...] = (
         "routes … to", "proxies … to", "delegates … to", "is a client of", "invoking",
         "querying", "talking to", "connecting to", "communicates with", "communicate with",
         "communicating with", "interacts with", "interact with", "interacting with",
+        "forward … to", "forwarding … to", "route … to", "routing … to", "proxy … to",
+        "proxying … to", "delegate … to", "delegating … to",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
@@ -52,7 +54,8 @@ VERBS: tuple[Verb, ...] = (
         "retrieves … from", "pulls … from", "consumes from", "consumes", "subscribes to",
         "reads", "fetch … from", "retrieve … from", "consume from", "subscribe to",
         "reading from", "reading … from", "fetching … from", "consuming from", "subscribing to",
-        "scrape … from", "scrapes … from", "scraping … from",
+        "scrape … from", "scrapes … from", "scraping … from", "queries … from",
+        "query … from", "querying … from",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
@@ -66,6 +69,8 @@ VERBS: tuple[Verb, ...] = (
         "produces … to", "produces to", "send to", "send … to", "publish to", "publish … to",
         "emit … to", "enqueue … to", "sending to", "sending … to", "publishing to",
         "publishing … to", "push … to", "pushes to", "push to", "pushing … to",
+        "delivers … to", "deliver … to", "delivering … to", "dispatches … to",
+        "dispatch … to", "dispatching … to",
     )),
     # "Ingesters receive samples from the distributors": the distributors send them.
     *(Verb(p, "sends-to", passive=True) for p in (
