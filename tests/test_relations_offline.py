@@ -2636,19 +2636,26 @@ def test_a_link_to_a_components_own_page_names_it(scope: Scope) -> None:
     """Docs link a component's name to its page: "[ingesters](../ingester/)" names the
     ingester, in lower case and in the plural; a link reads as its text, so "The
     [querier](../querier/) reads from X" has a subject; a link that says what to do names
-    nothing; a step's label in -ion names no doer, nor does an activity in lower case."""
+    nothing; a step's label in -ion names no doer, nor does an activity in lower case. A few
+    words ending with the page's name name it ("[OpenFaaS classic watchdog](/architecture/
+    watchdog)"), and a link to a project's repository under its name names the project."""
     scope.ingest(
         b"The [distributor](../distributor/) sends it to multiple [ingesters](../ingester/)"
         b" in parallel.\n\n"
         b"The [querier](../querier/) reads from the [store-gateways](../store-gateway/).\n\n"
         b"The Worker reads from [configuring memberlist](../configuring-memberlist/).\n\n"
         b"## Replication\n\nSharding and replication uses the [ingesters](../ingester/).\n\n"
-        b"- *Job Distribution*: Sends jobs to the [compactor](../compactor/).\n",
+        b"- *Job Distribution*: Sends jobs to the [compactor](../compactor/).\n\n"
+        b"The Builder makes use of the [OpenFaaS classic watchdog](/architecture/watchdog).\n\n"
+        b"The Gateway calls [faasd](https://github.com/openfaas/faasd) directly, and reads"
+        b" [the docs](https://example.org/the-docs).\n",
         name="distributor.md",
     )
     assert _triples(scope) == {
         ("distributor", "sends-to", "ingester"),
         ("querier", "reads", "store-gateway"),
+        ("Builder", "uses", "OpenFaaS classic watchdog"),  # the page's name, qualified
+        ("Gateway", "calls", "faasd"),  # a project's repository, under its name
     }
     _assert_located(scope, scope.relations())
 
