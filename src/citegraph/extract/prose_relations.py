@@ -133,6 +133,7 @@ def _objects(text: str, names: list[Name], after: int) -> list[Name]:
     return listed
 
 
+_FIRST_WORD = re.compile(r"[\w'’-]+")
 _OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
 _DETERMINERS = frozenset(
     "the a an this that these those every each its their our your some any all".split()
@@ -235,10 +236,15 @@ def _part_of(a: str, b: str) -> bool:
     return f" {longer}".endswith(f" {shorter}")  # "Kafka Connect reads from Kafka" stands
 
 
-def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Name, Name, str]]:
+def _stated(
+    sentence: str, names: list[Name], verbs: VerbTable, written: str | None = None
+) -> list[tuple[Name, Name, str]]:
     """(source, target, type) of each relation `sentence` states between `names`. A name
     listed after a verb that is the subject of a later verb opens a clause of its own ("X
-    calls A and B writes to C": X does not call B)."""
+    calls A and B writes to C": X does not call B). `written`: the sentence as written, when
+    `sentence` reads its links as their text: a verb's word closing a link's text is a
+    title's noun ("[Function calls][expr] - Transform values")."""
+    written = sentence if written is None else written
     clauses: list[tuple[Name, list[Name], Stated]] = []
     for index, (left, right) in enumerate(itertools.pairwise(names)):
         stated = verbs.stated_relation(sentence[left.end : right.start])
@@ -247,6 +253,9 @@ def _stated(sentence: str, names: list[Name], verbs: VerbTable) -> list[tuple[Na
             if stated is None:
                 continue
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
+        word = _FIRST_WORD.match(sentence, verb_start)
+        if word is not None and written[word.end() : word.end() + 1] == "]":
+            continue  # the last word of a link's text: a title, no verb
         subject = subject_of(sentence, names, verb_start)
         if subject is None or not agrees(sentence, names, subject, verb_start):
             continue
@@ -505,7 +514,7 @@ def sentence_relations(
             found += _pronoun_relations(text, clause, first, known, in_clause, verbs)
         if len(names) < 2:
             continue
-        for a, b, kind in _stated(read, names, verbs):
+        for a, b, kind in _stated(read, names, verbs, sentence):
             _add(found, sentence, a.named, b.named, kind, (a.start, b.start))
     return found
 
