@@ -947,6 +947,30 @@ def test_a_message_back_to_a_waiting_sender_is_a_reply_and_alternatives_are_hypo
     _assert_located(scope, scope.relations())
 
 
+def test_labels_opening_with_the_same_line_are_named_by_their_last(scope: Scope) -> None:
+    """Flux's diagrams write each controller under the product's name ("Flux<br><br>source-
+    controller"): read by first lines, every controller was one node, Flux; labels that open
+    with a line others open with too are named by their last line. A label whose first line
+    is its own stays named by it ("Argo EventBus<br/>kafka")."""
+    scope.ingest(
+        b"# OCI\n\n```mermaid\nsequenceDiagram\n"
+        b"    participant git as OCI<br><br>repository\n"
+        b"    participant sc as Flux<br><br>source-controller\n"
+        b"    participant kc as Flux<br><br>kustomize-controller\n"
+        b"    sc->>git: 1. pull artifact\n    kc->>sc: 2. fetch artifact\n```\n\n"
+        b"```mermaid\nflowchart LR\n  A[Flux<br>helm-controller] --> B[Flux<br>image-controller]\n"
+        b"  C[Argo EventBus<br/>kafka] --> D[Sensor]\n```\n",
+        name="oci.md",
+    )
+    assert _triples(scope) == {
+        ("source-controller", "calls", "OCI"),
+        ("kustomize-controller", "calls", "source-controller"),
+        ("helm-controller", "flows-to", "image-controller"),
+        ("Argo EventBus", "flows-to", "Sensor"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 PLANTUML_SEQUENCE = b"""# Placing an order
 
 ```plantuml

@@ -187,11 +187,12 @@ _OPERATION = re.compile(
 
 
 def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
-    labels: dict[str, Located] = {}
+    written: dict[str, Located] = {}
     for participant in _S_PARTICIPANT.finditer(block):
         group = "label" if participant.group("label") else "id"
-        shown = _first_line(_at(text, offset, *participant.span(group)))
-        labels.setdefault(participant.group("id"), shown)
+        written.setdefault(participant.group("id"), _at(text, offset, *participant.span(group)))
+    ambiguous = _shared_first_lines(written)
+    labels = {key: _shown_line(label, ambiguous) for key, label in written.items()}
     exchange = _Exchange()
     for line in re.finditer(r"[^\n]+", block):
         match = None if exchange.block(line.group()) else _S_MESSAGE.match(block, *line.span())
@@ -217,20 +218,22 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
     if not re.match(r"\s*(?:graph|flowchart)\b", block):
         return
     block = _one_line_labels(block)
-    labels: dict[str, Located] = {}
+    written: dict[str, Located] = {}
     decisions: set[str] = set()  # nodes drawn as a decision (`C{"Feature gate enabled?"}`)
     for definition in _M_DEFINITION.finditer(block):
-        shown = _node_label(text, offset, definition, "n")
-        if shown is not None and definition.group("n") not in labels:
-            labels[definition.group("n")] = shown
+        shown = _written_label(text, offset, definition, "n")
+        if shown is not None and definition.group("n") not in written:
+            written[definition.group("n")] = shown
         if re.match(r"\s*\{(?!\{)", block[definition.end("n") :]):
             decisions.add(definition.group("n"))
+    ambiguous = _shared_first_lines(written)
+    labels = {key: _shown_line(label, ambiguous) for key, label in written.items()}
     for line in re.finditer(r"[^\n]+", block):
         position = line.start()
         # A chain (a --> b --> c) is edges that share their middle node.
         while (edge := _M_EDGE.search(block, position, line.end())) is not None:
             match = edge
-            ends = [_node(text, offset, match, side, labels) for side in ("a", "b")]
+            ends = [_node(text, offset, match, side, labels, ambiguous) for side in ("a", "b")]
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
             # A branch ("-->|No|", or any arrow out of a decision) is taken in some runs only:
@@ -241,7 +244,7 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
             targets = [(ends[1], match.end())]
             # "L --> M(Receiver) & N(Processor)": one arrow to each node after "&".
             while (more := _M_ALSO.match(block, targets[-1][1], line.end())) is not None:
-                targets.append((_node(text, offset, more, "n", labels), more.end()))
+                targets.append((_node(text, offset, more, "n", labels, ambiguous), more.end()))
             for target, end in targets:
                 quote = evidence if end == match.end() else _line(text, offset, match.start(), end)
                 yield StructuralRelation(kind, quote, ends[0], target, drawn_as[1], drawn_as[0])
@@ -261,22 +264,47 @@ def _one_line_labels(block: str) -> str:
 
 
 def _node(
-    text: str, offset: int, match: re.Match[str], side: str, labels: dict[str, Located]
+    text: str,
+    offset: int,
+    match: re.Match[str],
+    side: str,
+    labels: dict[str, Located],
+    ambiguous: frozenset[str],
 ) -> Located:
     """A Mermaid node an edge draws: its label where the edge gives one, else the one its id
     was defined with, else its id."""
-    drawn = _node_label(text, offset, match, side)
+    drawn = _written_label(text, offset, match, side)
     if drawn is not None:
-        return drawn
+        return _shown_line(drawn, ambiguous)
     return labels.get(match.group(side), _at(text, offset, *match.span(side)))
 
 
-def _node_label(text: str, offset: int, match: re.Match[str], side: str) -> Located | None:
-    """The label a Mermaid node is drawn with (its first line), if the match gives one."""
+def _written_label(text: str, offset: int, match: re.Match[str], side: str) -> Located | None:
+    """The label a Mermaid node is drawn with, all its lines, if the match gives one."""
     for group in (side + "q", side + "l"):
         if match.group(group):
-            return _first_line(_at(text, offset, *match.span(group)))
+            return _at(text, offset, *match.span(group))
     return None
+
+
+def _shared_first_lines(written: dict[str, Located]) -> frozenset[str]:
+    """First lines several different labels of one diagram open with ("Flux<br><br>source-
+    controller", "Flux<br><br>helm-controller"): a product's name over each of its parts."""
+    seen: dict[str, set[str]] = {}
+    for label in written.values():
+        seen.setdefault(_first_line(label).text, set()).add(label.text)
+    return frozenset(first for first, labels in seen.items() if len(labels) > 1)
+
+
+def _shown_line(label: Located, ambiguous: frozenset[str]) -> Located:
+    """The line naming a label: its first, unless other labels open with it too (then its
+    last: "source-controller", not "Flux")."""
+    first = _first_line(label)
+    if first.text not in ambiguous:
+        return first
+    parts = [m.end() for m in _BREAK.finditer(label.text)] + [label.text.rfind("\n") + 1]
+    last = _first_line(Located(label.text[max(parts) :], label.start + max(parts), label.end))
+    return last if last.text else first
 
 
 def _first_line(label: Located) -> Located:
