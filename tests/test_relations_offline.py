@@ -527,6 +527,19 @@ def test_a_name_written_in_lower_case_somewhere_is_found_in_any_case_on_the_slow
         assert [n.text for n in Names(known).find(text)] == ["İstanbul", "frontend"]
 
 
+def test_a_site_generators_placeholder_names_nothing(scope: Scope) -> None:
+    """Grafana Alloy's docs write the product's name as a Hugo placeholder, `{{< param
+    "PRODUCT_NAME" >}}`: the placeholder's words name nothing (PRODUCT_NAME was an entity of
+    its own, needing "Network" and "Outbound")."""
+    scope.ingest(
+        b'# Alloy\n\n{{< param "PRODUCT_NAME" >}} needs outbound network access to Loki.\n'
+        b"The Agent writes to Loki.\n",
+        name="requirements.md",
+    )
+    assert _triples(scope) == {("Agent", "writes", "Loki")}
+    assert scope.entities("PRODUCT_NAME") == []
+
+
 def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     """A capitalised name that is also a word ("Intel Core") is that word after a count, as
     after a quantifier: "uses one core" counts cores, it names no component Core; the plural

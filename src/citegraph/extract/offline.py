@@ -185,6 +185,7 @@ def _a_step_title(text: str, word: Word) -> bool:
 # Markdown's hidden comments hold markers for tools ("<!-- INTERACTIVE ignore START -->"),
 # no text a reader sees.
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_SHORTCODE = re.compile(r"\{\{[<%].{0,200}?[>%]\}\}")
 
 
 # A table cell holding a sentence opens it with a capital ("| Continuously sends requests to
@@ -246,9 +247,13 @@ class OfflineExtractor:
         headers = licence_spans(text)
         if "<!--" in text:
             headers += [m.span() for m in _HTML_COMMENT.finditer(text)]
+        if "{{" in text:
+            headers += [m.span() for m in _SHORTCODE.finditer(text)]
         for start, end, word in words_worth_a_look(text):
             if headers and any(a <= start < b for a, b in headers):
-                continue  # a licence header or a hidden comment names nothing the file is about
+                # a licence header, a hidden comment or a site generator's placeholder ("{{<
+                # param "PRODUCT_NAME" >}}") names nothing the file is about
+                continue
             opens = False
             if word[0].isupper():
                 window = text[max(0, start - 8) : start]
