@@ -2401,12 +2401,15 @@ def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scop
     writes, not what it does to Tempo; a word of the verb table that is also a plural noun,
     followed by a verb ("calls can fail", "reads are served"), is the noun; so is a base
     form after a name in a noun phrase opened by "a" ("a weekly Office Hours call on Zoom"),
-    and a verb's word closing a link's text, a title ("[Function calls][ref] - Transform")."""
+    and a verb's word closing a link's text, a title ("[Function calls][ref] - Transform"),
+    or after a preposition ("valid for use with Helm Controller")."""
     scope.ingest(
         b"Grafana shows what TraceQL finds.\n\n"
         b"The Shop Team holds a weekly [Office Hours call](/community) on Zoom.\n\n"
         b"1. **Function calls**: Built-in functions like `sys.env()`.\n\n"
         b"- [Function calls][call functions] - Transform and compute values.\n\n"
+        b"### Sources and HelmReleases generate HelmChart resources\n\n"
+        b"The `GitRepository` and `Bucket` sources are also valid for use with Helm Controller.\n\n"
         b"TraceQL queries return all matching traces from Tempo.\n\n"
         b"Checkout Service calls can fail when Payment Service is slow.\n\n"
         b"The Ledger Service reads are served from the Replica Store.\n\n"

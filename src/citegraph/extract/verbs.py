@@ -150,6 +150,10 @@ _VERB_AFTER_A_NOUN = re.compile(
     r"flow|pass|get|stay|remain|complete|finish|include|contain)(?![\w'’-])",
     re.I,
 )
+# Right before a verb's word (not in -ing): that word is a noun.
+_PREPOSITION_BEFORE = re.compile(
+    r"(?<![\w-])(?:for|of|in|into|with|without|on|by|from|about|under)\s+\Z", re.I
+)
 # A form of "be" just before a verb's word makes it a participle ("can be read from", "is
 # read by"): what it states of the name before it is no doing of that name's.
 _BE_BEFORE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?\Z", re.I)
@@ -255,6 +259,10 @@ class VerbTable:
                 and _VERB_AFTER_A_NOUN.match(between, match.start() + len(first)) is not None
             ):
                 continue  # a plural noun before its verb ("reads are served from")
+            if not first.lower().endswith("ing") and _PREPOSITION_BEFORE.search(
+                between, 0, match.start()
+            ):
+                continue  # a noun after a preposition: "valid for use with", "the number of calls"
             if _INSTRUMENT.search(between, match.end()):
                 continue  # the name after it is what the verb is done with
             if (
