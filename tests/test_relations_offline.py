@@ -549,6 +549,10 @@ def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     known = Names(["Core", "Ingester"])
     text = "zstd uses one core. It queries both ingesters. The Core writes to ingester."
     assert sorted(n.text for n in known.find(text)) == ["Core", "ingester", "ingesters"]
+    # inside a noun phrase, between a word and its noun, a name that is a word is the word
+    known = Names(["Security", "Network", "Ledger"])
+    text = "It uses a topic security policy, requires network access and writes to ledger."
+    assert [n.text for n in known.find(text)] == ["ledger"]
     # a stopword is the word in lower case, however it was named elsewhere ("To", "FROM")
     text = "The Vindex only uses the first column to map to the keyspace, from the table."
     assert [n.text for n in Names(["To", "FROM", "Vindex"]).find(text)] == ["Vindex"]
