@@ -540,6 +540,23 @@ def test_a_site_generators_placeholder_names_nothing(scope: Scope) -> None:
     assert scope.entities("PRODUCT_NAME") == []
 
 
+def test_a_component_named_in_code_through_a_reference_link(scope: Scope) -> None:
+    """Grafana Alloy's docs: "The [`loki.write`][loki.write] component writes logs to a Loki
+    destination": a link by reference reads as its text, as an inline one does, and "the `x`
+    component" is x (the word for what it is, not a noun it modifies)."""
+    scope.ingest(
+        b"# Monitor\n\nThe [`loki.write`][loki.write] component writes logs to Loki.\n\n"
+        b"The [`prometheus.remote_write`][] component sends metrics to a Prometheus server.\n\n"
+        b"[loki.write]: https://grafana.com/docs/alloy/loki.write/\n",
+        name="monitor.md",
+    )
+    assert _triples(scope) == {
+        ("loki.write", "writes", "Loki"),
+        ("prometheus.remote_write", "sends-to", "Prometheus"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     """A capitalised name that is also a word ("Intel Core") is that word after a count, as
     after a quantifier: "uses one core" counts cores, it names no component Core; the plural

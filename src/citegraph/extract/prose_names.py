@@ -56,6 +56,7 @@ SAME_THING = frozenset({
     "service", "microservice", "pod", "pods", "container", "containers", "deployment",
     "instance", "instances", "process", "processes", "app", "application", "server",
     "binary", "daemon", "worker", "workers", "replica", "replicas", "job", "itself",
+    "component",
 })  # fmt: skip
 
 

@@ -520,8 +520,8 @@ def sentence_relations(
 
 
 def _as_read(sentence: str) -> str:
-    """`sentence` with each Markdown link's brackets and target as spaces."""
-    if "](" not in sentence:
+    """`sentence` with each Markdown link's brackets and target (or reference) as spaces."""
+    if "](" not in sentence and "][" not in sentence:
         return sentence
     return MARKDOWN_LINK.sub(
         lambda m: " " + m.group(1) + " " * (len(m.group()) - len(m.group(1)) - 1), sentence

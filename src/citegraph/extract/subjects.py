@@ -16,7 +16,8 @@ import re
 from .prose_names import COMPONENT_WORDS, SAME_THING, Name
 
 _MAX_SUBJECT_GAP = 60
-MARKDOWN_LINK = re.compile(r"\[([^\]\n]{1,80})\]\([^)\n]*\)")  # [text](target)
+# [text](target), or by reference: [text][label], [text][]
+MARKDOWN_LINK = re.compile(r"\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]{0,80}\])")
 # What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
 OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 # Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
