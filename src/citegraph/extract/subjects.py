@@ -239,7 +239,7 @@ _PREPOSITIONS = frozenset({
     "into", "onto", "through", "under", "over", "between", "among", "per", "via", "like",
     "than", "about", "behind", "without", "to",
 })  # fmt: skip
-_DETERMINERS = frozenset({
+DETERMINERS = frozenset({
     "the", "a", "an", "all", "each", "every", "any", "some", "our", "its", "their", "this",
     "that", "these", "those", "your", "my", "his", "her",
 })  # fmt: skip
@@ -250,7 +250,7 @@ def _after_a_preposition(text: str, start: int) -> bool:
     of a phrase about something else, which is the verb's subject ("each pod of X calls")."""
     for word in reversed(re.findall(r"[\w'’-]+|[^\w\s]", text[max(0, start - 60) : start])):
         word = word.lower()
-        if word not in _DETERMINERS:
+        if word not in DETERMINERS:
             return word in _PREPOSITIONS
     return False
 
@@ -512,7 +512,7 @@ def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool
     last = subject.text.lower().split()[-1] if subject.text.split() else ""
     plural = last.endswith("s") and not last.endswith(("ss", "us"))
     before = [w for w in _WORD.findall(text[max(0, subject.start - 40) : subject.start].lower())
-              if w not in _DETERMINERS][-1:]  # fmt: skip
+              if w not in DETERMINERS][-1:]  # fmt: skip
     if before and before[0] in _CAUSATIVES:
         return True  # "having the cart service call the payment service"
     return plural or bool(listed_with(text, names, subject, verb_start))

@@ -8,8 +8,9 @@ import re
 
 from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
+from .objects import objects_after
 from .prose_names import COMPONENT_WORDS, SAME_THING, Names
-from .prose_relations import _add, _objects
+from .prose_relations import _add
 from .sentence_names import names_in
 from .subjects import MARKDOWN_LINK, PRONOUN_LEADS
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
@@ -116,7 +117,7 @@ def _row_relations(
             if predicate is None or not _said_of_the_row(sentence[: predicate.start], subject):
                 continue
             in_sentence = names_in(sentence, known)
-            for target in _objects(sentence, in_sentence, predicate.end):
+            for target in objects_after(sentence, in_sentence, predicate.end):
                 if predicate.passive:
                     _add(found, quote, target.text, subject, predicate.type)
                 else:

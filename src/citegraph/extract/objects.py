@@ -1,0 +1,188 @@
+"""The objects of a relation's verb in a sentence: the name right after the verb, and those
+listed with it ("calls A, B and C"), unless the words between say the name is no object (a
+place among the project's files, a part or datum of it, a pronoun, a second noun phrase), or
+a name in parentheses after a generic component is the one meant ("a message broker
+(RabbitMQ)"). Offsets are character offsets in the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.sentences import CODE_SPAN
+from .prose_names import COMPONENT_WORDS, Name, ends_in_an_amount
+from .subjects import CLAUSE_WORDS, DETERMINERS
+from .verbs import Stated, VerbTable
+
+LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
+# Between a verb and its object: articles and a few words, no clause break.
+_MAX_OBJECT_GAP = 40
+
+
+# A generic component named in parentheses right after it ("an in-memory database (HSQLDB)",
+# "a message broker (RabbitMQ, by default)"): the name in them is the thing meant.
+_GENERIC_BEFORE = re.compile(
+    r"\s*(?:(?:an?|the|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:"
+    + "|".join(COMPONENT_WORDS)
+    + r"|datastore|registry|storage|bus)\s*\(\s*\Z",
+    re.I,
+)
+_CLOSES_PARENTHESES = re.compile(r"\s*[),]")
+
+
+def _named_in_parentheses(text: str, following: list[Name], after: int) -> Name | None:
+    """The name in parentheses right after a generic component that follows the verb at
+    `after` (written in lower case, as a phrase or a word), or None."""
+    for index, name in enumerate(following[:2]):
+        gap = text[after : name.start]
+        if index == 1 and not (following[0].text.islower() and following[0].end <= name.start):
+            return None
+        if _GENERIC_BEFORE.fullmatch(gap) and _CLOSES_PARENTHESES.match(text, name.end):
+            return name
+    return None
+
+
+def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
+    """The name right after position `after` (a verb's end), and those listed with it."""
+    following = [n for n in names if n.start >= after]
+    if not following:
+        return []
+    meant = _named_in_parentheses(text, following, after)
+    if meant is not None:
+        return [meant]
+    # code in backticks is one word of the gap, whatever it holds ("the `/items/{id}.json`
+    # endpoint of the Catalog")
+    gap = CODE_SPAN.sub("`", text[after : following[0].start])
+    words = re.findall(r"[\w'’-]+", gap.lower())
+    if (
+        len(gap) > _MAX_OBJECT_GAP
+        or re.search(r"[.;:!?,()\n—–]", gap)  # (a dash sets off a clause of its own)
+        or CLAUSE_WORDS.intersection(words)
+        or ends_in_an_amount(gap)  # "requires 4 GB of RAM": a resource's amount
+    ):
+        return []
+    if words and words[0] in _OBJECT_PRONOUNS:
+        return []  # "uses it as Primary Vindex": it is what is used
+    if _noun_phrases(words) > 1:
+        return []  # "will call this method every `pollingInterval`": the method is called
+    if following[0].text.lower() in _PARTS and _OF.match(text, following[0].end):
+        # "the v2 API of etcd": etcd, when named; a part of what is not named is no object
+        owner = following[1] if len(following) > 1 else None
+        if owner is None or not _OF.fullmatch(text, following[0].end, owner.start):
+            return []
+        following = following[1:]
+    if _A_PLACE_AFTER.match(text, following[0].end):
+        return []  # "uses the files in the media-service folder": a place, not the object
+    if len(following) > 1 and _CALLED.fullmatch(text, following[0].end, following[1].start):
+        return [following[1]]  # "uses a LoadBalancer service called `istio-ingressgateway`"
+    listed = [following[0]]
+    # In a clause opening the sentence ("If X calls Y, Z flushes"), a comma ends the clause
+    # unless a list goes on after it ("If X calls Y, Z and W, ...").
+    opening = _OPENING_CLAUSE.match(text) is not None and "," not in text[:after]
+    for index, name in enumerate(following[1:], 1):
+        joiner = text[listed[-1].end : name.start]
+        if not LIST_JOINER.fullmatch(joiner):
+            break
+        if (
+            opening
+            and _BARE_COMMA.fullmatch(joiner)
+            and not _a_list_goes_on(text, following, index)
+        ):
+            break
+        listed.append(name)
+    if len(listed) > 1 and _OWN_VERB.match(text, listed[-1].end):
+        listed.pop()  # "X calls A and B restarts it": B opens a clause of its own
+    if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
+        return []  # "use raw JSON or YAML files": the files, of either kind
+    return listed
+
+
+_OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
+# Names of a part of a component, and what joins it to the component it is part of.
+_PARTS = frozenset(
+    "api apis sdk sdks cli ui endpoint endpoints interface interfaces port ports".split()
+)
+_OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
+# A kind, then the name of the one meant: "a LoadBalancer service called `istio-ingress`".
+_CALLED = re.compile(r"\s+(?:[\w-]+\s+)?(?:called|named)\s+`?")
+
+
+def _noun_phrases(words: list[str]) -> int:
+    """How many noun phrases open in `words` (by a determiner), one after "of" (" the API of
+    the Ledger Service") counted with the phrase it is part of."""
+    return sum(1 for i, w in enumerate(words) if w in DETERMINERS and words[i - 1 : i] != ["of"])
+
+
+# A subordinate clause opening a sentence: its verb's objects end at the comma closing it.
+_OPENING_CLAUSE = re.compile(
+    r"\s*(?:[-*+]\s+)?(?:if|when|whenever|once|unless|after|before|because|although|though|"
+    r"while|until)(?![\w-])",
+    re.I,
+)
+
+
+_BARE_COMMA = re.compile(r"\s*,\s*(?:the\s+)?")
+
+
+def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
+    """Whether `names[index]` is followed by another item of a list ("Y, Z and W")."""
+    if index + 1 >= len(names):
+        return False
+    joiner = text[names[index].end : names[index + 1].start]
+    return LIST_JOINER.fullmatch(joiner) is not None
+
+
+# A name before one of these words names a place among the project's files or pages, or a
+# text or artifact about it, not a component the verb reaches ("the media-service folder",
+# "the cart chart", "the Redis docs", "this OpenAPI spec", "a Docker build", a part of a
+# user interface: "the Patterns tab"), or a part or datum of what it names: "requires the
+# HTTP headers", "requires all gRPC clients to present", "CPU extensions", "Gateway API
+# resource types", "the Redis fields", "Golang applications", "Basic authentication", "the
+# host PID namespace", "the HTTP protocol".
+_A_PLACE_AFTER = re.compile(
+    r"\s+(?:folders?|director(?:y|ies)|dirs?|files?|repos?|repositor(?:y|ies)|paths?|charts?|"
+    r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
+    r"schemas?|formats?|definitions?|builds?|syntax|conventions?|tabs?|buttons?|menus?|"
+    r"panels?|screens?|dialogs?|widgets?|headers?|clients|handlers?|extensions?|methods?|"
+    r"types?|resources?|fields?|flags?|parameters?|params|attributes?|labels?|annotations?|"
+    r"cookies?|certificates?|credentials?|semantics|applications|apps|namespaces?|"
+    r"authentication|authorization|encryption|protocols?)(?![\w-])",
+    re.I,
+)
+
+
+# After the last name of a list: a verb of its own (an auxiliary, or a verb in -s or -ed
+# followed by its object), so that name is the subject of a new clause, not listed.
+_OWN_VERB = re.compile(
+    r"\s+(?:(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|"
+    r"does|do|did)\b|[a-z]+(?:s|ed)\s+(?:the|a|an|it|them|its|their|this|that|these|those|"
+    r"every|each|all|some)\b)"
+)
+
+
+def past_the_objects(
+    sentence: str,
+    names: list[Name],
+    verb_start: int,
+    stated: Stated,
+    objects: list[Name],
+    verbs: VerbTable,
+) -> tuple[list[Name], Stated] | None:
+    """A verb that has a longer phrase of the same relation ("fetches" and "fetches … from")
+    read up to the name after its objects, when the longer one reaches it: "fetches CPU and
+    Memory data directly from the Metrics Server" reads from the Metrics Server; CPU and
+    Memory are what is read. None when no longer phrase reaches past them."""
+    if not objects:
+        return None
+    after = next((n for n in names if n.start >= objects[-1].end), None)
+    if after is None:
+        return None
+    longer = verbs.stated_relation(sentence[verb_start : after.start])
+    if longer is None or longer.start != 0 or longer.type != stated.type:
+        return None
+    if longer.end <= stated.end - stated.start:
+        return None  # the same phrase: nothing past its objects
+    found = objects_after(sentence, names, verb_start + longer.end)
+    if not found:
+        return None
+    return found, Stated(longer.type, longer.passive, verb_start, verb_start + longer.end)
