@@ -306,19 +306,13 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return True  # "subscribes to external systems": it modifies the noun after it
     if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
         return True  # "all EventSources use the webhook type", not "the chatbot sends"
-    if (
-        word.islower()
-        and lowered not in STOPWORDS
-        and _a_noun_after(text, end)
-        and not _a_verb_after(text, end)
-    ):
-        # inside a noun phrase, between a word and the noun it ends with: "requires network
-        # access", "uses a pub/sub topic security policy"
-        return True
-    describing = lowered in _DESCRIBING or _a_participle(lowered)
-    if describing and _a_noun_after(text, end) and not _a_verb_after(text, end):
-        # "subscribe to specific event types", "relies on assigned dedicated columns", not
-        # "the new frontend calls"
+    modifier = (word.islower() and lowered not in STOPWORDS) or (
+        lowered in _DESCRIBING or _a_participle(lowered)
+    )
+    if modifier and _a_noun_after(text, end) and not _a_verb_after(text, end):
+        # inside a noun phrase, between a word (or a describing one: "specific", "assigned")
+        # and the noun it ends with: "requires network access", "uses a pub/sub topic security
+        # policy", "subscribe to specific event types"; not "the new frontend calls"
         return True
     # a name before it is a modifier ("iOS build"), a count counts the word's things ("one
     # core"), unless they are instances of a component ("both ingesters"); a lowercase word
