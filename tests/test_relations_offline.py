@@ -2263,6 +2263,29 @@ def test_a_name_after_and_with_a_verb_of_its_own_is_not_listed(scope: Scope) -> 
     }
 
 
+def test_a_list_goes_on_past_a_kind_word_and_code_quotes(scope: Scope) -> None:
+    """A name in a list may carry its kind ("the Redis cache and the Spanner database") or
+    be written as code ("the `adservice` and the `cartservice`"): the items after it are
+    still the verb's objects. A clause of its own after the kind still ends the list."""
+    scope.ingest(
+        b"The Cart Service calls the Redis cache and the Spanner database.\n"
+        b"The `frontend` calls the `adservice`, the `cartservice` and the `quoteservice`.\n"
+        b"The Importer reads from the Orders service and the Billing service.\n"
+        b"The Checkout Service calls the Tax service and the Scheduler restarts it nightly.\n",
+        name="kinds.md",
+    )
+    assert _triples(scope) == {
+        ("Cart Service", "calls", "Redis"),
+        ("Cart Service", "calls", "Spanner"),
+        ("frontend", "calls", "adservice"),
+        ("frontend", "calls", "cartservice"),
+        ("frontend", "calls", "quoteservice"),
+        ("Importer", "reads", "Orders"),
+        ("Importer", "reads", "Billing"),
+        ("Checkout Service", "calls", "Tax"),
+    }
+
+
 def test_a_comma_closing_an_opening_clause_ends_its_verbs_objects(scope: Scope) -> None:
     """In "If the Querier calls the Compactor, the Ingester flushes chunks" the comma closes
     the condition: the Querier calls no Ingester. A list going on after the comma ("the

@@ -10,11 +10,16 @@ from __future__ import annotations
 import re
 
 from ..text.sentences import CODE_SPAN
-from .prose_names import COMPONENT_WORDS, Name, ends_in_an_amount
+from .prose_names import COMPONENT_WORDS, SAME_THING, Name, ends_in_an_amount
 from .subjects import CLAUSE_WORDS, DETERMINERS
 from .verbs import Stated, VerbTable
 
-LIST_JOINER = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?")
+# Between two names of a list: a comma or "and"/"or", the kind of the name before it ("the
+# Redis cache and the Spanner database") and the quotes of code (`a`, `b`) aside.
+_KIND = r"(?:\s+(?:" + "|".join(sorted({*COMPONENT_WORDS, *SAME_THING})) + r"))?"
+LIST_JOINER = re.compile(
+    r"`?" + _KIND + r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?`?"
+)
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
 
@@ -121,7 +126,7 @@ _OPENING_CLAUSE = re.compile(
 )
 
 
-_BARE_COMMA = re.compile(r"\s*,\s*(?:the\s+)?")
+_BARE_COMMA = re.compile(r"`?" + _KIND + r"\s*,\s*(?:the\s+)?`?")
 
 
 def _a_list_goes_on(text: str, names: list[Name], index: int) -> bool:
