@@ -2704,6 +2704,30 @@ def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> 
     _assert_located(scope, scope.relations())
 
 
+def test_mermaid_shape_data_gives_labels_and_an_image_alone_names_nothing(
+    scope: Scope,
+) -> None:
+    """Mermaid's shape data (`C@{ shape: procs, label: "Jaeger collectors" }`, as Jaeger's
+    docs draw) holds the node's label, which may run over lines; an edge names the node by
+    it, not by its id. A node drawn as an image alone (`K@{ img: "/img/kafka.png" }`) shows
+    no name: no relation is read to or from it. Shape data without a label shows the id."""
+    scope.ingest(
+        b"# Kafka\n\n```mermaid\nflowchart LR\n"
+        b'    A(Application) --> C@{ shape: procs, label: "Collector Fleet"}\n'
+        b'    C --> K@{ img: "/img/kafka.png", w: 120, h: 60 }\n'
+        b'    C --> I@{ shape: procs, label: "Ingester\n      Pool"}\n'
+        b"    I --> S@{ shape: cyl }\n"
+        b"    K --> P@{ shape: stadium, label: 'Post-processing' }\n```\n",
+        name="kafka.md",
+    )
+    assert _edges(scope) == {
+        ("Application", "flows-to", "Collector Fleet", "affirmed", "actual"),
+        ("Collector Fleet", "flows-to", "Ingester", "affirmed", "actual"),
+        ("Ingester", "flows-to", "S", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_code_spans_pair_from_the_left_and_a_step_title_names_nothing(scope: Scope) -> None:
     """ "wildcard tokens such as `*` and `>`" holds two code spans, not "` and `" (NATS's docs
     read `uses and`); a step's title in bold opening with a verb in -ing ("**Executing

@@ -219,6 +219,7 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
         return
     block = _one_line_labels(block)
     written: dict[str, Located] = {}
+    block, unnamed = _shape_data(text, offset, block, written)
     decisions: set[str] = set()  # nodes drawn as a decision (`C{"Feature gate enabled?"}`)
     for definition in _M_DEFINITION.finditer(block):
         shown = _written_label(text, offset, definition, "n")
@@ -233,6 +234,9 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
         # A chain (a --> b --> c) is edges that share their middle node.
         while (edge := _M_EDGE.search(block, position, line.end())) is not None:
             match = edge
+            if match.group("a") in unnamed:
+                position = match.start("b")
+                continue
             ends = [_node(text, offset, match, side, labels, ambiguous) for side in ("a", "b")]
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
@@ -241,14 +245,53 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
             branch = match.group("a") in decisions or (label or "").strip().lower() in _ANSWERS
             drawn_as = ("affirmed", "hypothetical") if branch else (None, None)
             kind = _kind(None if branch else label, verbs)
-            targets = [(ends[1], match.end())]
+            targets = [(ends[1], match.end(), match.group("b"))]
             # "L --> M(Receiver) & N(Processor)": one arrow to each node after "&".
             while (more := _M_ALSO.match(block, targets[-1][1], line.end())) is not None:
-                targets.append((_node(text, offset, more, "n", labels, ambiguous), more.end()))
-            for target, end in targets:
+                shown = _node(text, offset, more, "n", labels, ambiguous)
+                targets.append((shown, more.end(), more.group("n")))
+            for target, end, key in targets:
+                if key in unnamed:
+                    continue
                 quote = evidence if end == match.end() else _line(text, offset, match.start(), end)
                 yield StructuralRelation(kind, quote, ends[0], target, drawn_as[1], drawn_as[0])
             position = match.start("b")
+
+
+# Mermaid's shape data (`C@{ shape: procs, label: "Collectors" }`), a YAML map that may run
+# over lines; its label, quoted or not.
+_M_SHAPE_DATA = re.compile(r"(?<=[\w.-])@\{(?P<data>[^{}]*)\}")
+_M_SHAPE_ID = re.compile(r"[A-Za-z0-9_][\w.-]*\Z")
+_M_SHAPE_LABEL = re.compile(
+    r"(?:^|[{,\s])label\s*:\s*(?:\"(?P<q>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^,\s'\"][^,\n]*?))\s*(?:,|\Z)"
+)
+
+
+def _shape_data(
+    text: str, offset: int, block: str, written: dict[str, Located]
+) -> tuple[str, frozenset[str]]:
+    """The block with each node's shape data blanked out (offsets kept), the labels it
+    gives put in `written`, and the ids of nodes shown as an image alone: they show no
+    name, so no relation is read to or from them."""
+    unnamed: set[str] = set()
+    blanked = block
+    for match in _M_SHAPE_DATA.finditer(block):
+        node = _M_SHAPE_ID.search(block, 0, match.start())
+        if node is None:
+            continue
+        data = match.group("data")
+        label = _M_SHAPE_LABEL.search(data)
+        if label is not None:
+            group = next(g for g in ("q", "s", "u") if label.group(g) is not None)
+            start = match.start("data") + label.start(group)
+            end = match.start("data") + label.end(group)
+            if end > start:
+                written.setdefault(node.group(), _at(text, offset, start, end))
+        elif re.search(r"(?:^|[{,\s])img\s*:", data):
+            unnamed.add(node.group())
+        spaces = re.sub(r"[^\n]", " ", match.group())
+        blanked = blanked[: match.start()] + spaces + blanked[match.end() :]
+    return blanked, frozenset(unnamed)
 
 
 # Branch answers on an arrow out of a decision.
