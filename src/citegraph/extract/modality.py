@@ -274,6 +274,7 @@ def assess(
         _conditioned_after(bounded, last)
         or _on_a_setting(bounded, first, last)
         or _in_a_when_clause(bounded, first)
+        or _in_an_opening_purpose(bounded, last)
     ):
         kinds.add("hypothetical")
     if _planned_after(bounded, last):
@@ -284,6 +285,16 @@ def assess(
     if "planned" in kinds:
         return polarity, Modality.PLANNED
     return polarity, Modality.ACTUAL
+
+
+# A purpose opening the sentence ("To have Linkerd use the certificates made by cert-manager,
+# add ..."): a goal, up to the comma that ends it; the clause after the comma is not its.
+_OPENING_PURPOSE = re.compile(r"\W*(?:in\s+order\s+)?to\s+[a-z]+\b[^,.;:!?\n]*,", re.I)
+
+
+def _in_an_opening_purpose(text: str, last: int) -> bool:
+    match = _OPENING_PURPOSE.match(text)
+    return match is not None and last < match.end()
 
 
 # "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause on a setting's
