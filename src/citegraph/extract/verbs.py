@@ -150,6 +150,9 @@ _VERB_AFTER_A_NOUN = re.compile(
     r"flow|pass|get|stay|remain|complete|finish|include|contain)(?![\w'’-])",
     re.I,
 )
+# "calls" followed by where they come from or go between is the noun: "proxies Store API
+# calls from Thanos Query to the front end", "calls between services are retried".
+_CALLS_FROM = re.compile(r"\s+(?:from|between|per)(?![\w-])", re.I)
 # Right before a verb's word (not in -ing): that word is a noun.
 _PREPOSITION_BEFORE = re.compile(
     r"(?<![\w-])(?:for|of|in|into|with|without|on|by|from|about|under)\s+\Z", re.I
@@ -259,6 +262,8 @@ class VerbTable:
                 and _VERB_AFTER_A_NOUN.match(between, match.start() + len(first)) is not None
             ):
                 continue  # a plural noun before its verb ("reads are served from")
+            if first.lower() == "calls" and _CALLS_FROM.match(between, match.start() + 5):
+                continue  # the calls, from somewhere: no verb
             if not first.lower().endswith("ing") and _PREPOSITION_BEFORE.search(
                 between, 0, match.start()
             ):
