@@ -2668,6 +2668,26 @@ def test_base_forms_and_gerunds_of_routing_verbs_and_delivering(scope: Scope) ->
     _assert_located(scope, scope.relations())
 
 
+def test_exporting_and_distributing_to_a_component_sends_to_it(scope: Scope) -> None:
+    """ "exports trace data into a Kafka topic", "Distributes incoming queries to Querier
+    instances" (Jaeger's and Thanos's docs, held out): what is exported or distributed is
+    sent to the component named after "to" or "into"."""
+    scope.ingest(
+        b"# Pipeline\n\nThe Collector exports trace data into Kafka.\n\n"
+        b"- **Query Frontend**: Distributes incoming queries to Querier instances.\n\n"
+        b"The Agent is exporting spans to the Jaeger Collector.\n\n"
+        b"The Ruler can export alerts to Alertmanager.\n",
+        name="pipeline.md",
+    )
+    assert _edges(scope) == {
+        ("Collector", "sends-to", "Kafka", "affirmed", "actual"),
+        ("Query Frontend", "sends-to", "Querier", "affirmed", "actual"),
+        ("Agent", "sends-to", "Jaeger Collector", "affirmed", "actual"),
+        ("Ruler", "sends-to", "Alertmanager", "affirmed", "hypothetical"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
     """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
     as a label, over several lines (the node is named by its first line, marks aside); an

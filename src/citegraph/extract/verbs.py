@@ -70,7 +70,9 @@ VERBS: tuple[Verb, ...] = (
         "emit … to", "enqueue … to", "sending to", "sending … to", "publishing to",
         "publishing … to", "push … to", "pushes to", "push to", "pushing … to",
         "delivers … to", "deliver … to", "delivering … to", "dispatches … to",
-        "dispatch … to", "dispatching … to",
+        "dispatch … to", "dispatching … to", "exports … to", "exports … into",
+        "export … to", "export … into", "exporting … to", "exporting … into",
+        "distributes … to", "distribute … to", "distributing … to",
     )),
     # "Ingesters receive samples from the distributors": the distributors send them.
     *(Verb(p, "sends-to", passive=True) for p in (
