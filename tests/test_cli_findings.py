@@ -71,7 +71,8 @@ def test_ask_export_says_where_it_wrote(alice: str, tmp_path: Path) -> None:
     code, _, err = _run("ask", "Who said Treacle?", "--home", alice, "-s", "book",
                         "--export", str(path))  # fmt: skip
     assert code == 0 and path.exists()
-    assert f"wrote {path}" in " ".join(err.split())
+    # The message is wrapped to the terminal's width, a long path anywhere inside it.
+    assert f"wrote{path}" in "".join(err.split())
 
 
 def test_an_unsupported_suffix_names_the_option_and_skipped_files_are_named(
@@ -94,7 +95,8 @@ def test_an_unsupported_suffix_names_the_option_and_skipped_files_are_named(
     (folder / "README.md").write_text("# Repo\n\nIt deploys three replicas.\n")
     (folder / "values.cfg").write_text("replicas = 3\n")
     code, _, err = _run("ingest", str(folder), "--home", home)
-    assert code == 0 and "values.cfg" in err and "skipped 1 file(s)" in err
+    said = "".join(err.split())
+    assert code == 0 and "values.cfg" in said and "skipped1file(s)" in said
 
 
 def test_an_answer_asked_with_history_carries_its_rewrite(tmp_path: Path) -> None:

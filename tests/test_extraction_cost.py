@@ -187,5 +187,6 @@ def test_a_budget_stop_from_the_command_line_exits_4(tmp_path: Path) -> None:
         assert len(server.requests) == 1
         finished = cli(*args, env=env)
         assert finished.returncode == 0, finished.stderr
-        assert "1 document(s) extracted" in finished.stdout
+        said = (stopped.stdout, stopped.stderr, finished.stdout, finished.stderr)
+        assert "1 document(s) extracted" in finished.stdout, said
         assert len(server.requests) == 2

@@ -102,13 +102,19 @@ def test_a_killed_writers_staging_is_removed_by_another_machine_after_its_lease(
         a.wait(30)
         killed_at = time.monotonic()
         assert _leftovers(scope) > 0
+        # A's lease ends at its last renewal's deadline, which may come before killed_at +
+        # TTL_S (a renewal is made ahead of time): read it from the store, in its own clock.
+        left_ms = scope.graph.ro_query(
+            "MATCH (l:IngestLease) RETURN max(l.deadline) - timestamp()"
+        )[0][0]
+        lease_ends = time.monotonic() + float(left_ms) / 1000
 
         # Machine B at once: A's lease still runs, and B cannot see A's processes: kept.
         b_env = _machine("machine-b", tmp_path / "home-b")
         early = _writer(server.url, b_env, "an early note", "early.txt")
         out, err = early.communicate(timeout=120)
         assert early.returncode == 0, err.decode()
-        if time.monotonic() - killed_at < TTL_S:  # B ran within the lease: it kept the staging
+        if time.monotonic() < lease_ends:  # B ran within the lease: it kept the staging
             assert b"staging 0" not in out, out
         # Once the lease has passed its deadline, the next writer on B removes it.
         time.sleep(max(0.0, TTL_S + 0.5 - (time.monotonic() - killed_at)))
