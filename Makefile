@@ -19,8 +19,11 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	$(BIN)/citegraph demo
 
+# One worker per core, each taking whole files; TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= auto
+
 test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests bench
