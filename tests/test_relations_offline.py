@@ -2286,6 +2286,19 @@ def test_a_list_goes_on_past_a_kind_word_and_code_quotes(scope: Scope) -> None:
     }
 
 
+def test_a_part_after_a_possessive_is_no_object(scope: Scope) -> None:
+    """ "the Gateway leverages its API to read only the needed bytes" (Thanos's docs, held
+    out): "its API" is a part of something, the object store's here, not a component named
+    API; a name after a possessive is still the object ("uses its own Redis")."""
+    scope.ingest(
+        b"The Store Gateway leverages its API to read only the needed bytes.\n\n"
+        b"The Querier calls their SDK on every request.\n\n"
+        b"The Store Gateway uses its own Redis for caching.\n",
+        name="parts.md",
+    )
+    assert _triples(scope) == {("Store Gateway", "uses", "Redis")}
+
+
 def test_a_comma_closing_an_opening_clause_ends_its_verbs_objects(scope: Scope) -> None:
     """In "If the Querier calls the Compactor, the Ingester flushes chunks" the comma closes
     the condition: the Querier calls no Ingester. A list going on after the comma ("the

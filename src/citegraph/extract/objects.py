@@ -68,6 +68,8 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []
     if words and words[0] in _OBJECT_PRONOUNS:
         return []  # "uses it as Primary Vindex": it is what is used
+    if words and words[-1] in _POSSESSIVES and following[0].text.lower() in _PARTS:
+        return []  # "leverages its API": a part of something, not a component named
     if _noun_phrases(words) > 1:
         return []  # "will call this method every `pollingInterval`": the method is called
     if following[0].text.lower() in _PARTS and _OF.match(text, following[0].end):
@@ -103,6 +105,7 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
 
 
 _OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
+_POSSESSIVES = frozenset({"its", "their", "his", "her", "our", "your", "my"})
 # Names of a part of a component, and what joins it to the component it is part of.
 _PARTS = frozenset(
     "api apis sdk sdks cli ui endpoint endpoints interface interfaces port ports".split()
