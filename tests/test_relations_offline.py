@@ -2459,7 +2459,8 @@ def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scop
     followed by a verb ("calls can fail", "reads are served"), is the noun; so is a base
     form after a name in a noun phrase opened by "a" ("a weekly Office Hours call on Zoom"),
     and a verb's word closing a link's text, a title ("[Function calls][ref] - Transform"),
-    or after a preposition ("valid for use with Helm Controller"); "calls from" are calls."""
+    or after a preposition ("valid for use with Helm Controller"); "calls from" are calls; and
+    "to" before a verb opens an infinitive ("proxies to emit an HTTP access log")."""
     scope.ingest(
         b"Grafana shows what TraceQL finds.\n\n"
         b"The Shop Team holds a weekly [Office Hours call](/community) on Zoom.\n\n"
@@ -2471,6 +2472,7 @@ def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scop
         b"Checkout Service calls can fail when Payment Service is slow.\n\n"
         b"The Ledger Service reads are served from the Replica Store.\n\n"
         b"The Sidecar proxies Store API calls from Thanos Query to the Front End.\n\n"
+        b"Configure the Linkerd proxies to emit an HTTP access log.\n\n"
         b"The Cart Service calls the Currency Service.\n\n"
         b"The Report Job queries Postgres nightly.\n",
         name="nouns.md",

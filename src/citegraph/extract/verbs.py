@@ -155,6 +155,12 @@ _VERB_AFTER_A_NOUN = re.compile(
 # "calls" followed by where they come from or go between is the noun: "proxies Store API
 # calls from Thanos Query to the front end", "calls between services are retried".
 _CALLS_FROM = re.compile(r"\s+(?:from|between|per)(?![\w-])", re.I)
+# A phrase ending in "to" followed by a lowercase word and a determiner: "to" opens an
+# infinitive, not where something goes ("configuring Linkerd proxies to emit an HTTP access
+# log": nothing is proxied to HTTP).
+_INFINITIVE_AFTER = re.compile(
+    r"\s+[a-z]+\s+(?:an?|the|its|their|this|that|these|those|all|some|any|each|every)\s",
+)
 # Right before a verb's word (not in -ing): that word is a noun.
 _PREPOSITION_BEFORE = re.compile(
     r"(?<![\w-])(?:for|of|in|into|with|without|on|by|from|about|under)\s+\Z", re.I
@@ -266,6 +272,8 @@ class VerbTable:
                 continue  # a plural noun before its verb ("reads are served from")
             if first.lower() == "calls" and _CALLS_FROM.match(between, match.start() + 5):
                 continue  # the calls, from somewhere: no verb
+            if verb.phrase.endswith(" to") and _INFINITIVE_AFTER.match(between, match.end()):
+                continue  # "to emit an ...": an infinitive, no destination
             if not first.lower().endswith("ing") and _PREPOSITION_BEFORE.search(
                 between, 0, match.start()
             ):
