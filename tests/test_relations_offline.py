@@ -2764,6 +2764,27 @@ def test_mermaid_shape_data_gives_labels_and_an_image_alone_names_nothing(
     _assert_located(scope, scope.relations())
 
 
+def test_an_arrow_label_that_names_what_flows_states_no_call(scope: Scope) -> None:
+    """ "traces & metrics queries" on an arrow from the storage to the query service (Jaeger's
+    docs, held out) names what flows along it: the verb's word after lowercase words is a
+    noun, and the arrow is `flows-to`. A label opening with its verb, after a step's number,
+    an adverb or a protocol's name ("gRPC calls"), states its relation."""
+    text = (
+        b"# Flow\n\n```mermaid\nflowchart LR\n"
+        b"    S[Trace Storage] -->|traces & metrics queries| Q[Jaeger Query]\n"
+        b"    F[Frontend] -->|gRPC calls| C[Cart Service]\n"
+        b"    W[Worker] -->|1. writes to| D[(Orders DB)]\n"
+        b"    A[Agent] -->|then sends spans to| B[Collector]\n```\n"
+    )
+    scope.ingest(text, name="flow.md")
+    assert _edges(scope) == {
+        ("Trace Storage", "flows-to", "Jaeger Query", "affirmed", "actual"),
+        ("Frontend", "calls", "Cart Service", "affirmed", "actual"),
+        ("Worker", "writes", "Orders DB", "affirmed", "actual"),
+        ("Agent", "sends-to", "Collector", "affirmed", "actual"),
+    }
+
+
 def test_code_spans_pair_from_the_left_and_a_step_title_names_nothing(scope: Scope) -> None:
     """ "wildcard tokens such as `*` and `>`" holds two code spans, not "` and `" (NATS's docs
     read `uses and`); a step's title in bold opening with a verb in -ing ("**Executing

@@ -101,8 +101,22 @@ _D_LABEL = re.compile(r"label\s*=\s*\"(?P<l>[^\"\n]*)\"|label\s*=\s*(?P<m>[\w.-]
 
 
 def _kind(label: str | None, verbs: VerbTable) -> str:
+    """The relation an arrow's label states: its verb phrase when the label opens with it
+    (after a step's number, an adverb or a protocol's name: "gRPC calls"); a verb's word
+    after lowercase words is a noun ("traces & metrics queries" names what flows, and
+    states no call)."""
     stated = verbs.stated_relation(f" {label} ") if label else None
-    return stated.type if stated is not None else UNLABELLED
+    if stated is None or label is None:
+        return UNLABELLED
+    before = f" {label} "[: stated.start]
+    # a protocol's name before it keeps the call ("gRPC calls", "HTTP requests to")
+    words = [w for w in re.findall(r"[^\W\d_]+", before) if w.islower()]
+    if any(w not in _LEADING_WORDS for w in words):
+        return UNLABELLED
+    return stated.type
+
+
+_LEADING_WORDS = frozenset({"then", "also", "and", "later", "first", "finally", "async", "sync"})
 
 
 def _at(text: str, offset: int, start: int, end: int) -> Located:
