@@ -2460,7 +2460,8 @@ def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scop
     form after a name in a noun phrase opened by "a" ("a weekly Office Hours call on Zoom"),
     and a verb's word closing a link's text, a title ("[Function calls][ref] - Transform"),
     or after a preposition ("valid for use with Helm Controller"); "calls from" are calls; and
-    "to" before a verb opens an infinitive ("proxies to emit an HTTP access log")."""
+    "to" before a verb opens an infinitive ("proxies to emit an HTTP access log"), not before
+    a quantifier ("to only the Ingester", "to either the Ingester or the Ruler")."""
     scope.ingest(
         b"Grafana shows what TraceQL finds.\n\n"
         b"The Shop Team holds a weekly [Office Hours call](/community) on Zoom.\n\n"
@@ -2473,11 +2474,16 @@ def test_a_verb_that_is_also_a_plural_noun_before_a_verb_is_the_noun(scope: Scop
         b"The Ledger Service reads are served from the Replica Store.\n\n"
         b"The Sidecar proxies Store API calls from Thanos Query to the Front End.\n\n"
         b"Configure the Linkerd proxies to emit an HTTP access log.\n\n"
+        b"The Router forwards requests to only the Ingester.\n\n"
+        b"The Writer sends metrics to either the Ingester or the Ruler.\n\n"
         b"The Cart Service calls the Currency Service.\n\n"
         b"The Report Job queries Postgres nightly.\n",
         name="nouns.md",
     )
     assert _triples(scope) == {
+        ("Router", "calls", "Ingester"),
+        ("Writer", "sends-to", "Ingester"),
+        ("Writer", "sends-to", "Ruler"),
         ("Cart Service", "calls", "Currency Service"),
         ("Report Job", "calls", "Postgres"),
     }

@@ -159,7 +159,9 @@ _CALLS_FROM = re.compile(r"\s+(?:from|between|per)(?![\w-])", re.I)
 # infinitive, not where something goes ("configuring Linkerd proxies to emit an HTTP access
 # log": nothing is proxied to HTTP).
 _INFINITIVE_AFTER = re.compile(
-    r"\s+[a-z]+\s+(?:an?|the|its|their|this|that|these|those|all|some|any|each|every)\s",
+    r"\s+(?!(?:all|both|only|just|each|every|any|some|either|one|two|three|several|many|"
+    r"most|half|none|exactly|directly)\s)[a-z]+\s+"
+    r"(?:an?|the|its|their|this|that|these|those|all|some|any|each|every)\s",
 )
 # Right before a verb's word (not in -ing): that word is a noun.
 _PREPOSITION_BEFORE = re.compile(
