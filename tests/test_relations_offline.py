@@ -2709,6 +2709,23 @@ def test_exporting_and_distributing_to_a_component_sends_to_it(scope: Scope) -> 
     _assert_located(scope, scope.relations())
 
 
+def test_a_requirement_stated_as_access_or_a_connection_depends_on_it(scope: Scope) -> None:
+    """ "The Store Gateway requires access to the object storage bucket" (Thanos's docs, held
+    out): what a component requires access, read access or a connection to, it depends on."""
+    scope.ingest(
+        b"The Store Gateway requires access to the Object Store to retrieve data.\n\n"
+        b"The Compactor needs a connection to the Metadata Store.\n\n"
+        b"The Ruler requires read access to the Bucket Store.\n",
+        name="requirements.md",
+    )
+    assert _edges(scope) == {
+        ("Store Gateway", "depends-on", "Object Store", "affirmed", "actual"),
+        ("Compactor", "depends-on", "Metadata Store", "affirmed", "actual"),
+        ("Ruler", "depends-on", "Bucket Store", "affirmed", "actual"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_mermaid_markdown_strings_branches_fans_and_shortcodes(scope: Scope) -> None:
     """What the OpenTelemetry Collector's and Grafana Pyroscope's docs draw: a Markdown string
     as a label, over several lines (the node is named by its first line, marks aside); an

@@ -41,6 +41,10 @@ VERBS: tuple[Verb, ...] = (
     *(Verb(p, "depends-on") for p in (
         "depends on", "depend on", "relies on", "rely on", "requires", "require",
         "needs", "is backed by", "is built on", "depending on", "relying on",
+        # a requirement stated as a noun: "requires (read) access to the Object Store"
+        "requires access to", "require access to", "needs access to", "need access to",
+        "requires … access to", "needs … access to", "requires a connection to",
+        "needs a connection to",
     )),
     *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
     *(Verb(p, "uses") for p in (
