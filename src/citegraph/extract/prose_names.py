@@ -30,8 +30,12 @@ _AMOUNT = re.compile(
 )
 
 
-# The words of the verb table's phrases.
-VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split())
+# The words of the verb table's phrases, but the nouns of a requirement stated as a noun
+# ("requires network access to"): those are nouns wherever else they stand.
+VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split()) - {
+    "access",
+    "connection",
+}
 
 
 def a_unit_at(text: str, start: int, word: str) -> bool:
