@@ -194,6 +194,30 @@ def test_home_from_the_environment(tmp_path: Path) -> None:
     assert result.stdout.strip() == str(tmp_path / "envhome")
 
 
+def test_a_join_cut_short_while_starting_the_server_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGTERM (turned into SystemExit) that lands after the server is started and recorded
+    but before the join returns: the server started is stopped, not left running with no
+    client registered and no keeper (the CLI's SIGTERM test hit this window under load)."""
+    from citegraph.store.embedded import EmbeddedServer
+
+    started: list[int] = []
+    original = EmbeddedServer._find_or_start
+
+    def cut_short(self: EmbeddedServer) -> object:
+        info = original(self)
+        started.append(info.pid)
+        raise SystemExit(128 + signal.SIGTERM)
+
+    monkeypatch.setattr(EmbeddedServer, "_find_or_start", cut_short)
+    server = EmbeddedServer(tmp_path / "home")
+    with pytest.raises(SystemExit):
+        server.begin_join()
+    assert started and not alive(started[0])
+    assert list((tmp_path / "home" / "run" / "clients").iterdir()) == []
+
+
 def test_sigterm_to_the_cli_stops_its_server(tmp_path: Path) -> None:
     big = tmp_path / "big.txt"
     big.write_bytes(b"Line of a long file that takes a while to ingest.\n" * 600_000)

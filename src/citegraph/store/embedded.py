@@ -138,12 +138,19 @@ class EmbeddedServer:
         for folder in (self.run_dir / "clients", self.data_dir, self.log_path.parent):
             folder.mkdir(parents=True, exist_ok=True)
         timeout_s = self._timeout()
-        with locked(self._lock):
-            info = self._find_or_start()
-            self._client_file = self.run_dir / "clients" / f"{os.getpid()}-{uuid.uuid4().hex}"
-            self._client_file.write_text(
-                json.dumps({"pid": os.getpid(), "start": process_start(os.getpid())})
-            )
+        try:
+            with locked(self._lock):
+                # Registered before the server is found or started: a start cut short (a
+                # SIGTERM turned into SystemExit, say) leaves a client to leave, not a server
+                # nobody stops.
+                self._client_file = self.run_dir / "clients" / f"{os.getpid()}-{uuid.uuid4().hex}"
+                self._client_file.write_text(
+                    json.dumps({"pid": os.getpid(), "start": process_start(os.getpid())})
+                )
+                info = self._find_or_start()
+        except BaseException:
+            self.leave(linger=False)
+            raise
         self._pending = (info, timeout_s)
 
     def finish_join(self) -> str:

@@ -173,12 +173,12 @@ def open_workspace(
         if text2cypher:
             settings = replace(settings, text2cypher=True)
         server = None
-        if not settings.graph_url:
-            # Start the embedded server first: it loads the store while the (slow) imports
-            # below run, on the other core.
-            server = EmbeddedServer.from_settings(settings)
-            server.begin_join()
         try:
+            if not settings.graph_url:
+                # Start the embedded server first: it loads the store while the (slow)
+                # imports below run, on the other core.
+                server = EmbeddedServer.from_settings(settings)
+                server.begin_join()
             from ...workspace import Workspace
 
             workspace = Workspace(settings, server=server)
