@@ -279,6 +279,7 @@ _M_SHAPE_ID = re.compile(r"[A-Za-z0-9_][\w.-]*\Z")
 _M_SHAPE_LABEL = re.compile(
     r"(?:^|[{,\s])label\s*:\s*(?:\"(?P<q>[^\"]*)\"|'(?P<s>[^']*)'|(?P<u>[^,\s'\"][^,\n]*?))\s*(?:,|\Z)"
 )
+_M_SHAPE_IMAGE = re.compile(r"(?:^|[{,\s])img\s*:")
 
 
 def _shape_data(
@@ -288,11 +289,11 @@ def _shape_data(
     gives put in `written`, and the ids of nodes shown as an image alone: they show no
     name, so no relation is read to or from them."""
     unnamed: set[str] = set()
-    blanked = block
-    for match in _M_SHAPE_DATA.finditer(block):
+
+    def blank(match: re.Match[str]) -> str:
         node = _M_SHAPE_ID.search(block, 0, match.start())
         if node is None:
-            continue
+            return match.group()
         data = match.group("data")
         label = _M_SHAPE_LABEL.search(data)
         if label is not None:
@@ -301,11 +302,11 @@ def _shape_data(
             end = match.start("data") + label.end(group)
             if end > start:
                 written.setdefault(node.group(), _at(text, offset, start, end))
-        elif re.search(r"(?:^|[{,\s])img\s*:", data):
+        elif _M_SHAPE_IMAGE.search(data):
             unnamed.add(node.group())
-        spaces = re.sub(r"[^\n]", " ", match.group())
-        blanked = blanked[: match.start()] + spaces + blanked[match.end() :]
-    return blanked, frozenset(unnamed)
+        return re.sub(r"[^\n]", " ", match.group())
+
+    return _M_SHAPE_DATA.sub(blank, block), frozenset(unnamed)
 
 
 # Branch answers on an arrow out of a decision.

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ..text.words import STOPWORDS
 from ..values.proposals import RelationProposal
-from .verbs import VERBS
+from .verbs import NOUNS_IN_PHRASES, VERBS
 
 COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
@@ -32,10 +32,7 @@ _AMOUNT = re.compile(
 
 # The words of the verb table's phrases, but the nouns of a requirement stated as a noun
 # ("requires network access to"): those are nouns wherever else they stand.
-VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split()) - {
-    "access",
-    "connection",
-}
+VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split()) - NOUNS_IN_PHRASES
 
 
 def a_unit_at(text: str, start: int, word: str) -> bool:

@@ -41,7 +41,8 @@ VERBS: tuple[Verb, ...] = (
     *(Verb(p, "depends-on") for p in (
         "depends on", "depend on", "relies on", "rely on", "requires", "require",
         "needs", "is backed by", "is built on", "depending on", "relying on",
-        # a requirement stated as a noun: "requires (read) access to the Object Store"
+        # a requirement stated as a noun (NOUNS_IN_PHRASES): "requires (read) access to the
+        # Object Store"
         "requires access to", "require access to", "needs access to", "need access to",
         "requires … access to", "needs … access to", "requires a connection to",
         "needs a connection to",
@@ -83,6 +84,10 @@ VERBS: tuple[Verb, ...] = (
         "receives … from", "receive … from", "receiving … from", "receives from",
     )),
 )  # fmt: skip
+
+# The nouns of the phrases above that state a requirement as a noun ("requires access to"):
+# nouns wherever else they stand (prose_names.VERB_WORDS leaves them out).
+NOUNS_IN_PHRASES = frozenset({"access", "connection"})
 
 _PREPOSITIONS = frozenset({"to", "from", "in", "into", "on", "by", "of"})
 # At most this many words stand in a phrase's `…`.
@@ -276,7 +281,7 @@ class VerbTable:
                 and _VERB_AFTER_A_NOUN.match(between, match.start() + len(first)) is not None
             ):
                 continue  # a plural noun before its verb ("reads are served from")
-            if first.lower() == "calls" and _CALLS_FROM.match(between, match.start() + 5):
+            if first.lower() == "calls" and _CALLS_FROM.match(between, match.start() + len(first)):
                 continue  # the calls, from somewhere: no verb
             if verb.phrase.endswith(" to") and _INFINITIVE_AFTER.match(between, match.end()):
                 continue  # "to emit an ...": an infinitive, no destination
