@@ -573,6 +573,11 @@ def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     # a stopword is the word in lower case, however it was named elsewhere ("To", "FROM")
     text = "The Vindex only uses the first column to map to the keyspace, from the table."
     assert [n.text for n in Names(["To", "FROM", "Vindex"]).find(text)] == ["Vindex"]
+    # after a word that picks one by fitness, a word is the ordinary word ("the correct
+    # protocol" is whichever fits), where a word that describes one names it ("the new")
+    known = Names(["Protocol", "Frontend"])
+    text = "Linkerd uses the correct protocol. The new frontend calls the right frontend."
+    assert [n.text for n in known.find(text)] == ["frontend"]
 
 
 def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(

@@ -303,6 +303,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         return False
     word = before.group(1)
     lowered = word.lower()
+    if lowered in _SELECTING:
+        return True  # "ensure Linkerd uses the correct protocol": whichever one fits
     if lowered in _PREPOSITIONS_BEFORE and _a_noun_after(text, end):
         return True  # "subscribes to external systems": it modifies the noun after it
     if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
@@ -378,6 +380,13 @@ _DESCRIBING = frozenset(
     "existing underlying remaining corresponding following certain given actual real "
     "additional extra further multiple remote local internal external public private global "
     "custom default primary secondary compatible compliant".split()
+)
+
+
+# Words that pick one of a kind by fitness, not by name: "the correct protocol", "the right
+# backend" is whichever fits, never a component named Protocol or Backend.
+_SELECTING = frozenset(
+    "correct right proper wrong suitable desired preferred intended expected matching".split()
 )
 
 
