@@ -2304,6 +2304,21 @@ def test_a_part_after_a_possessive_is_no_object(scope: Scope) -> None:
     assert _triples(scope) == {("Store Gateway", "uses", "Redis")}
 
 
+def test_a_name_compared_with_what_the_verb_takes_is_no_object(scope: Scope) -> None:
+    """ "The ... provider leverages same configuration as the OCI CLI" (Thanos's docs, held
+    out): the configuration is what is used, the OCI CLI is what it is compared with; so
+    after "than" and "unlike". "Such as" gives an example of what is used: that is used."""
+    scope.ingest(
+        b"The Store Gateway leverages same configuration as the OCI CLI.\n\n"
+        b"The Querier uses the same cache settings as the Ruler.\n\n"
+        b"The Querier uses more memory than the Store Gateway.\n\n"
+        b"The Ruler uses a wire format unlike Kafka.\n\n"
+        b"The Ruler uses a database such as PostgreSQL.\n",
+        name="compared.md",
+    )
+    assert _triples(scope) == {("Ruler", "uses", "PostgreSQL")}
+
+
 def test_a_comma_closing_an_opening_clause_ends_its_verbs_objects(scope: Scope) -> None:
     """In "If the Querier calls the Compactor, the Ingester flushes chunks" the comma closes
     the condition: the Querier calls no Ingester. A list going on after the comma ("the

@@ -68,6 +68,8 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []
     if words and words[0] in _OBJECT_PRONOUNS:
         return []  # "uses it as Primary Vindex": it is what is used
+    if _compares(words):
+        return []  # "uses the same configuration as the OCI CLI": the configuration is used
     if words and words[-1] in _POSSESSIVES and following[0].text.lower() in _PARTS:
         return []  # "leverages its API": a part of something, not a component named
     if _noun_phrases(words) > 1:
@@ -102,6 +104,15 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
     if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
         return []  # "use raw JSON or YAML files": the files, of either kind
     return listed
+
+
+def _compares(words: list[str]) -> bool:
+    """Whether the words between a verb and a name compare what the verb takes with the
+    name ("more memory than", "a format unlike", "the same settings as"); "such as" gives an
+    example of it instead ("a database such as PostgreSQL")."""
+    if "than" in words or "unlike" in words:
+        return True
+    return any(w == "as" and words[i - 1 : i] != ["such"] for i, w in enumerate(words))
 
 
 _OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
