@@ -84,6 +84,20 @@ def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     assert not {name for name, _ in found} & {"Continuously", "Stores", "Exposes"}
 
 
+def test_an_imperative_opening_a_list_item_or_a_link_is_not_a_name() -> None:
+    """A list item or an image's text opens with a verb as a sentence does ("- Create and
+    manage machines", "![Create a config](...)"; Sentry's and MongoDB's docs made "Create" and
+    "Ensure" names, and relations of them). The item's subject ("- Shipping never calls"),
+    its label ("- Receiver: receives") or its whole ("- Ruler") is still a name."""
+    text = (
+        "Goals:\n\n- Create and manage machines.\n* Ensure stored queries run.\n\n"
+        "![Use a config](./x.png)\n\n- Shipping never calls Kafka.\n"
+        "- Receiver: receives data.\n  + Ruler\n"
+    )
+    found = {name for name, _ in _names(text)}
+    assert found == {"Shipping", "Kafka", "Receiver", "Ruler"}
+
+
 def test_an_instruction_opening_a_line_or_a_sentence_is_no_part_of_a_name() -> None:
     """ "## Deploy Consul", "- Add Envoy to the gateway", "Use Visual Studio to build": the
     verb telling the reader what to do is no word of the name after it."""

@@ -578,6 +578,9 @@ def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     known = Names(["Protocol", "Frontend"])
     text = "Linkerd uses the correct protocol. The new frontend calls the right frontend."
     assert [n.text for n in known.find(text)] == ["frontend"]
+    # after a subject pronoun it is a verb ("Create" opened an image's text elsewhere)
+    text = "Each configuration you create will need to use Docker."
+    assert [n.text for n in Names(["Create", "Docker"]).find(text)] == ["Docker"]
 
 
 def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
@@ -2880,3 +2883,27 @@ def test_a_base_form_after_as_well_as_has_no_subject_of_its_own(scope: Scope) ->
         name="helm.md",
     )
     assert _triples(scope) == {("Operator", "uses", "Kubernetes API")}
+
+
+def test_a_name_written_only_in_code_is_no_ordinary_word_in_prose(scope: Scope) -> None:
+    """Knative's and Vitess's docs (held out): a word code writes in capitals (a grep for
+    "Certificate", YAML's `action: ALLOW`, a shell's "Protocol version: 10") made the ordinary
+    word in prose a name ("reads the certificate", "explicitly allow requests from", "as a
+    transport protocol"). A name written only in code is found in prose as it is spelled
+    there ("writes to Redis"), and is not carried in lower case to later chunks."""
+    filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
+    text = (
+        b"# Setup\n\n1. Check if the Queue-Proxy container reads the certificate on startup\n\n"
+        b'    ```bash\n    kubectl logs pod | grep -E "certDir|Certificate|tls"\n    ```\n\n'
+        b"```yaml\nspec:\n  action: ALLOW\n  image: Redis\n```\n\n"
+        b"Then explicitly allow requests from the `knative-serving` namespace.\n\n"
+        b"```\nProtocol version:       10\n```\n\n"
+        b"gRPC uses HTTP/2 as a transport protocol. The Worker writes to Redis.\n\n"
+        + filler
+        + b"\n\nThe Worker reads the certificate at start.\n"
+    )
+    scope.ingest(text, name="setup.md")
+    chunks = list(scope.chunks(scope.documents()[0].id))
+    assert len(chunks) > 5 and b"reads the certificate at" in text[chunks[-1].start_byte :]
+    assert _triples(scope) == {("Worker", "writes", "Redis")}
+    _assert_located(scope, scope.relations())

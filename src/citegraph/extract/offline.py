@@ -108,7 +108,19 @@ def _kind(word: str) -> str | None:
 
 # A capitalised word opens a sentence when what is before it (within 8 characters, these
 # set aside) is nothing or a sentence's end.
-_BEFORE_A_SENTENCE = " \t\n\r\"'“‘("
+_BEFORE_A_SENTENCE = " \t\n\r\"'“‘(["
+# What opens a list item: its first word may open a sentence (see _A_BULLET_SENTENCE), not
+# when it is the item's label or all of it ("- Receiver: receives...").
+_BULLETS = "-*+"
+
+
+def _a_bullet(text: str, after: int) -> bool:
+    """Whether the character before `after` is a list item's bullet: only white space
+    between it and the line's start."""
+    line = text.rfind("\n", 0, after - 1) + 1
+    return not text[line : after - 1].strip()
+
+
 _SENTENCE_ENDS = ".!?…:"
 # What `_kind` says of each word met: words repeat, and this runs for every word worth a look.
 _KINDS: dict[str, str | None] = {}
@@ -192,6 +204,13 @@ _SHORTCODE = re.compile(r"\{\{[<%].{0,200}?[>%]\}\}")
 # the frontend. |"): its first word followed by a word in lower case opens a sentence; a
 # cell holding a name alone ("| Redis |") or a name of several words does not.
 _A_CELL_SENTENCE = re.compile(r" [a-z]")
+# A list item's first word opens its sentence when an imperative's object follows ("- Create
+# and manage", "- Use the"); before a verb in -s, an adverb or an auxiliary it is the item's
+# subject ("- Shipping never calls", "- Clean-css requires"), a name as mid-sentence.
+_A_BULLET_SENTENCE = re.compile(
+    r" (?!(?:[a-z]+s|never|also|only|always|still|now|then|often|usually|currently|can|cannot"
+    r"|will|must|should|may|might|could|would|does|did|has|had|was|were|is|are)\b)[a-z]"
+)
 
 
 # A name joined to one of these by a hyphen is an adjective ("a Prometheus-compatible store").
@@ -266,6 +285,11 @@ class OfflineExtractor:
                     or window.count("\n", len(before)) > 1
                     or (before[-1] in "#/" and _opens_a_comment(text, start, end, before))
                     or (before[-1] == "|" and _A_CELL_SENTENCE.match(text, end) is not None)
+                    or (
+                        before[-1] in _BULLETS
+                        and _a_bullet(text, start - len(window) + len(before))
+                        and _A_BULLET_SENTENCE.match(text, end) is not None
+                    )
                 )
                 if not opens:
                     mid_sentence.add(word)

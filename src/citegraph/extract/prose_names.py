@@ -81,9 +81,16 @@ class Names:
     as whole words, in lower case or capitalised (so that a chunk need not have written them
     in capitals, nor anywhere but where its sentences open)."""
 
-    def __init__(self, known: Iterable[str], carried: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        known: Iterable[str],
+        carried: Mapping[str, str] | None = None,
+        exact: Iterable[str] = (),
+    ):
         self.known = sorted({n for n in known if n.strip()}, key=len, reverse=True)
         self.carried = carried or {}
+        # Names written only in code (extract/code_only.py): found only as spelled there.
+        self.exact = frozenset(exact)
 
     @cached_property
     def lowered(self) -> list[str] | None:
@@ -102,7 +109,7 @@ class Names:
         return re.compile(r"(?<![\w-])(?:" + alternatives + r")(?![\w-])", re.I)
 
     def extended(self, more: Iterable[str]) -> Names:
-        return Names([*self.known, *more], self.carried)
+        return Names([*self.known, *more], self.carried, self.exact)
 
     def find(self, text: str) -> list[Name]:
         """Every place a known name is written in `text` (case aside) as a whole word,
@@ -151,10 +158,12 @@ class Names:
             at = lowered.find(name)
             while at >= 0:
                 end = at + len(name)
-                if (at == 0 or not _joins(text[at - 1])) and not _an_ordinary_word(
-                    written, text, at, end
+                if (
+                    (at == 0 or not joins(text[at - 1]))
+                    and not (written in self.exact and text[at:end] != written)
+                    and not _an_ordinary_word(written, text, at, end)
                 ):
-                    if end == len(text) or not _joins(text[end]):
+                    if end == len(text) or not joins(text[end]):
                         found.append(Name(text[at:end], at, end))
                     elif _a_plural(written, text, end):
                         found.append(Name(text[at : end + 1], at, end + 1, text[at:end]))
@@ -166,10 +175,14 @@ class Names:
             return []
         # a spelling found in any case (lower case first) wins over a capitalised one
         spelled = {n.lower(): n for n in sorted(self.known, key=lambda n: n[:1].islower())}
+        exact = {n.lower() for n in self.exact} - {
+            n.lower() for n in self.known if n not in self.exact
+        }
         return [
             Name(m.group(), m.start(), m.end())
             for m in self.pattern.finditer(text)
-            if not _an_ordinary_word(
+            if not (m.group().lower() in exact and m.group() not in self.exact)
+            and not _an_ordinary_word(
                 spelled.get(m.group().lower(), m.group()), text, m.start(), m.end()
             )
         ]
@@ -180,7 +193,7 @@ def _a_plural(name: str, text: str, end: int) -> bool:
     plural ("Ingester": "the ingesters", "Queriers fetch"): instances of one component."""
     return (
         text[end] == "s"
-        and (end + 1 == len(text) or not _joins(text[end + 1]))
+        and (end + 1 == len(text) or not joins(text[end + 1]))
         and name.replace("-", "").isalpha()
         and len(name) >= 4
         and name[1:].islower()
@@ -305,6 +318,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     lowered = word.lower()
     if lowered in _SELECTING:
         return True  # "ensure Linkerd uses the correct protocol": whichever one fits
+    if lowered in _SUBJECT_PRONOUNS:
+        return True  # "each configuration you create will need": the verb after its subject
     if lowered in _PREPOSITIONS_BEFORE and _a_noun_after(text, end):
         return True  # "subscribes to external systems": it modifies the noun after it
     if lowered in _ARTICLES_BEFORE and _a_noun_after(text, end, subject_too=True):
@@ -383,6 +398,7 @@ _DESCRIBING = frozenset(
 )
 
 
+_SUBJECT_PRONOUNS = frozenset("i you we they he she".split())
 # Words that pick one of a kind by fitness, not by name: "the correct protocol", "the right
 # backend" is whichever fits, never a component named Protocol or Backend.
 _SELECTING = frozenset(
@@ -399,6 +415,6 @@ def names_a_component(word: str) -> bool:
     return not (lowered in STOPWORDS or lowered in _DESCRIBING or _a_participle(lowered))
 
 
-def _joins(char: str) -> bool:
+def joins(char: str) -> bool:
     """Whether `char` continues a word (as `[\\w-]` reads it)."""
     return char.isalnum() or char in "_-"

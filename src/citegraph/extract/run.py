@@ -27,6 +27,7 @@ from .calls import (
     propose,
     window_text,
 )
+from .code_only import written_only_in_code
 from .config_prose import not_prose
 from .config_relations import read_yaml
 from .config_values import MAX_CONFIG_CHARS, a_lock_file
@@ -313,6 +314,7 @@ def _extract_one(
             names = add_chunk_rows(offline, document, chunk, document.title, batch.rows)
             report.mentions += len(batch.rows.mentions) - before
             mentioned = {str(m["key"]) for m in batch.rows.mentions[before:]}
+            in_code = written_only_in_code(chunk.text, names, code)
             _prose_relations(
                 document,
                 chunk,
@@ -324,8 +326,9 @@ def _extract_one(
                 code,
                 configuration,
                 earlier,
+                in_code,
             )
-            earlier.add(names)
+            earlier.add({n: k for n, k in names.items() if n not in in_code} if in_code else names)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -348,17 +351,19 @@ def _prose_relations(
     code: Spans | None = None,
     configuration: bool = False,
     earlier: EarlierNames | None = None,
+    in_code: set[str] | None = None,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other (`code`: the chunk's code blocks, from `code_blocks`, or what of
     a `configuration` file is not prose, from `not_prose`; `earlier`: names the document's
-    earlier chunks hold)."""
+    earlier chunks hold; `in_code`: names the chunk writes only in code, found only as
+    spelled there)."""
     verbs = cues.verbs
     verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
     if not verb and "|" not in chunk.text and not aliases:
         return  # most chunks: no verb of the table, no table, no acronym defined
-    known = Names(names, earlier.by_lower if earlier is not None else None)
+    known = Names(names, earlier.by_lower if earlier is not None else None, in_code or ())
     proposed = [
         *(
             sentence_relations(chunk.text, known, True, verbs, code, not configuration)
