@@ -82,6 +82,9 @@ def test_a_word_that_only_opens_sentences_is_not_a_name() -> None:
     found = _names(table)
     assert {("Redis", "name"), ("Cart Service", "name"), ("API", "acronym")} <= found
     assert not {name for name, _ in found} & {"Continuously", "Stores", "Exposes"}
+    # A header row labels columns: its words open cells ("| Protocol | Use |" named both).
+    table = "| Protocol | Use |\n| :--- | ---: |\n| SMTP | Mail to Postfix |\n"
+    assert _names(table) == {("SMTP", "acronym"), ("Postfix", "name")}
 
 
 def test_an_imperative_opening_a_list_item_or_a_link_is_not_a_name() -> None:

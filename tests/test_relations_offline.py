@@ -874,7 +874,13 @@ def test_a_column_naming_where_data_is_kept_states_a_use(scope: Scope) -> None:
         # A first column of languages holds no components: Go is no user of MySQL.
         b"| Language | Persistence | Search |\n"
         b"| -------- | ----------- | ------ |\n"
-        b"| Go       | MySQL       | OpenSearch |\n",
+        b"| Go       | MySQL       | OpenSearch |\n\n"
+        # Nor a column of settings, headed by a phrase ending in such a word (Vitess's
+        # docs, held out); and a header's word is no name ("Use" here, read as the verb).
+        b"| Environment variable | Required | Use |\n"
+        b"|---|---|---|\n"
+        b"| *CHARSET* | no | Default charset to use. |\n"
+        b"| *MYSQL_BIND_HOST* | no | Which host to bind the MySQL listener to. |\n",
         name="services.md",
     )
     assert _triples(scope) == {

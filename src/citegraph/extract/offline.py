@@ -204,6 +204,8 @@ _SHORTCODE = re.compile(r"\{\{[<%].{0,200}?[>%]\}\}")
 # the frontend. |"): its first word followed by a word in lower case opens a sentence; a
 # cell holding a name alone ("| Redis |") or a name of several words does not.
 _A_CELL_SENTENCE = re.compile(r" [a-z]")
+# A Markdown table's header row (group 1), the rule under it following.
+_HEADER_ROW = re.compile(r"^([ \t]*\|[^\n]*)\n[ \t]*\|?[ \t]*:?-+:?[ \t]*\|[-|: \t]*$", re.M)
 # A list item's first word opens its sentence when an imperative's object follows ("- Create
 # and manage", "- Use the"); before a verb in -s, an adverb or an auxiliary it is the item's
 # subject ("- Shipping never calls", "- Clean-css requires"), a name as mid-sentence.
@@ -268,6 +270,8 @@ class OfflineExtractor:
             headers += [m.span() for m in _HTML_COMMENT.finditer(text)]
         if "{{" in text:
             headers += [m.span() for m in _SHORTCODE.finditer(text)]
+        # A table's header row labels its columns ("| Protocol | Notes |"): each cell opens.
+        header_rows = [m.span(1) for m in _HEADER_ROW.finditer(text)] if "|" in text else []
         for start, end, word in words_worth_a_look(text):
             if headers and any(a <= start < b for a, b in headers):
                 # a licence header, a hidden comment or a site generator's placeholder ("{{<
@@ -285,6 +289,7 @@ class OfflineExtractor:
                     or window.count("\n", len(before)) > 1
                     or (before[-1] in "#/" and _opens_a_comment(text, start, end, before))
                     or (before[-1] == "|" and _A_CELL_SENTENCE.match(text, end) is not None)
+                    or (before[-1] == "|" and any(a <= start < b for a, b in header_rows))
                     or (
                         before[-1] in _BULLETS
                         and _a_bullet(text, start - len(window) + len(before))

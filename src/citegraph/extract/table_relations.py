@@ -34,7 +34,8 @@ _NO_COMPONENTS_COLUMN = frozenset(
     "technology technologies tech stack tool tools library libraries package packages license "
     "licence setting settings variable variables option options parameter parameters flag "
     "flags field fields property properties key keys metric metrics environment environments "
-    "env stage stages profile profiles overlay overlays tier tiers phase phases step steps".split()
+    "env var vars stage stages profile profiles overlay overlays tier tiers phase phases step "
+    "steps".split()
 )
 
 
@@ -57,8 +58,11 @@ def table_relations(
         while index < len(lines) and lines[index].lstrip().startswith("|"):
             rows.append(lines[index])
             index += 1
-        if _plain(_cells(header)[0]).lower() in _NO_COMPONENTS_COLUMN:
-            continue  # "| Language | Persistence |": a row's first cell is no component
+        first = _plain(_cells(header)[0]).lower()
+        if first in _NO_COMPONENTS_COLUMN or first.rpartition(" ")[2] in _NO_COMPONENTS_COLUMN:
+            # "| Language | Persistence |", "| Environment variable | Use |": a row's first
+            # cell is no component
+            continue
         subjects = [_plain(_cells(r)[0]) for r in rows]
         table_known = known.extended(s for s in subjects if 0 < len(s) <= 60)
         for row in rows:
