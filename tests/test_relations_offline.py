@@ -2607,18 +2607,22 @@ def test_a_component_named_in_the_plural_is_the_component(scope: Scope) -> None:
 def test_a_label_before_a_colon_is_the_subject_of_its_predicate(scope: Scope) -> None:
     """Lists of components say what each does after its name and a colon: "- **Receiver**:
     writes metrics to the Object Store" is the Receiver's doing; a step's label ("*Job
-    Queueing*:", "*Job Response*:") names no doer."""
+    Queueing*:", "*Job Response*:") names no doer, nor does the label of an instruction
+    ("**Data Migrations**: Use MoveTables to ...", Vitess's docs, held out)."""
     scope.ingest(
         b"The Sidecar and the Receiver run beside Prometheus.\n\n"
         b"- Sidecar: connects to Prometheus and reads its data.\n"
         b"- **Receiver**: writes metrics to the Object Store.\n"
         b"- *Job Queueing*: Sends jobs to the Job Queue.\n"
-        b"- *Job Response*: Sends the response to the Job Builder.\n",
+        b"- *Job Response*: Sends the response to the Job Builder.\n"
+        b"- **Data Migrations**: Use [`MoveTables`](../movetables/) to migrate tables.\n"
+        b"- **Compactor**: Writes blocks to the Object Store.\n",
         name="components.md",
     )
     assert _triples(scope) == {
         ("Sidecar", "calls", "Prometheus"),
         ("Receiver", "writes", "Object Store"),
+        ("Compactor", "writes", "Object Store"),
     }
 
 

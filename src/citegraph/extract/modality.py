@@ -59,7 +59,7 @@ CUES: tuple[Cue, ...] = (
         "proposal", "deprecated", "to be removed", "next quarter", "next year", "next month",
         "next release", "next version", "roadmap", "soon",
         "considering", "under consideration", "intend to", "intends to", "aims to", "todo",
-        "eventually", "in the future", "future release", "future version", "upcoming",
+        "will eventually", "in the future", "future release", "future version", "upcoming",
         "later release", "later version", "being migrated", "to be migrated", "scheduled to",
         "slated to", "plans for",
     )),
@@ -277,7 +277,7 @@ def assess(
         or _in_an_opening_purpose(bounded, last)
     ):
         kinds.add("hypothetical")
-    if _planned_after(bounded, last):
+    if _planned_after(bounded, last) or _EVENTUALLY_THEN_WILL.search(bounded, 0, last):
         kinds.add("planned")
     polarity = Polarity.NEGATED if "negated" in kinds else Polarity.AFFIRMED
     if "hypothetical" in kinds:
@@ -285,6 +285,12 @@ def assess(
     if "planned" in kinds:
         return polarity, Modality.PLANNED
     return polarity, Modality.ACTUAL
+
+
+# "Eventually" orders what happens ("the tablets eventually run the query": actual); with
+# "will" after it in its clause it says what is to come ("Eventually X will query Y"), as
+# "will eventually" (a cue) does.
+_EVENTUALLY_THEN_WILL = re.compile(r"(?<![\w'’])eventually\b[^.;:!?\n]{0,80}?\bwill\b", re.I)
 
 
 # A purpose opening the sentence ("To have Linkerd use the certificates made by cert-manager,

@@ -221,7 +221,15 @@ def _label(text: str, before: list[Name], verb_start: int) -> Name | None:
     if first.text.endswith(("ing", "ion")):
         return None  # "*Job Queueing*:", "*Job Distribution*:": a step, not who takes it
     colon = _LABEL_COLON.match(text, first.end)
-    return first if colon is not None and colon.end() == verb_start else None
+    if colon is None or colon.end() != verb_start:
+        return None
+    verb = _FIRST_WORD.match(text, verb_start)
+    if verb is not None and verb.group()[0].isupper() and not verb.group().endswith(("s", "ed")):
+        return None  # "**Data Migrations**: Use MoveTables to ...": an instruction to the reader
+    return first
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
 
 
 # Labels of what happens or what is sent, not of what does it ("*Job Response*: Sends...").
