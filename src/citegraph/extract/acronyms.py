@@ -11,7 +11,8 @@ found as Schwartz and Hearst describe (PSB 2003): reading the acronym's letters 
 from the last, each is found in order, backwards, in the words before the parenthesis, the
 first one at the start of a word (not a stopword such as "the"); the long form starts at that
 word. It has at most min(letters + 5, 2 x letters) words and stays in the clause before the
-parenthesis. The acronym has 2 to 10 characters, starts with a capital and holds at least
+parenthesis, and each of its words gives its initial, save minor words and at most one
+other ("eXtensible"). The acronym has 2 to 10 characters, starts with a capital and holds at least
 two; a plural's "s" ("PFDs") is no letter of it. After "SF stands for" ("stood for", "is
 short for"), the long form is the fewest words of the clause after it whose initials spell
 SF (minor words set aside), failing that whose letters do; in "Long Form, or SF,", the
@@ -77,18 +78,13 @@ def _letters(short: str) -> list[str]:
 
 
 def _initials_start(wanted: list[str], words: list[re.Match[str]]) -> int | None:
-    """Where the words whose initials spell `wanted` start (minor words may lie between
-    them), reading back from the last word; None if they do not."""
-    index = len(wanted) - 1
-    for word in reversed(words):
-        initial = word.group()[0].lower()
-        minor = _minor(word.group())
-        if initial == wanted[index] and not (index == 0 and minor):
-            index -= 1
-            if index < 0:
-                return word.start()
-        elif not minor:
-            return None
+    """Where the fewest words before the parenthesis whose initials spell `wanted` start
+    (minor words may lie between them, giving their initial or not: "National Aeronautics
+    and Space Administration"); None if no such words end there."""
+    written = [w.group() for w in words]
+    for first in range(len(words) - 1, -1, -1):
+        if _spelled(wanted, written[first:]):
+            return words[first].start()
     return None
 
 
@@ -107,6 +103,7 @@ def _long_form_start(short: str, words: list[re.Match[str]], text: str) -> int |
     word_starts = {w.start() for w in words if not _minor(w.group())}
     at = end - 1
     inside_words = False  # a letter found inside a word, not at its start
+    found: set[int] = set()  # where the letters were found
     for index in range(len(wanted) - 1, -1, -1):
         letter = wanted[index]
         while at >= start:
@@ -117,12 +114,19 @@ def _long_form_start(short: str, words: list[re.Match[str]], text: str) -> int |
         if at < start:
             return None
         inside_words |= at > 0 and text[at - 1].isalnum()
+        found.add(at)
         at -= 1
     first = at + 1
     begin = next(w.start() for w in reversed(words) if w.start() <= first)
     if inside_words and "," in text[begin:end]:
         # A list spelled out ("request rate, error rate, and duration (RED)"): each item
         # gives its initial; letters taken from inside its words spell some other list.
+        return None
+    # Each word of a long form gives its initial, save a minor word and at most one other
+    # ("eXtensible Markup Language"): "`aclname` in the example above (ACL)" and "Git and
+    # automatically applying it to the cluster (GitOps)" spell nothing.
+    skipped = [w for w in words if w.start() >= begin and not _minor(w.group())]
+    if sum(w.start() not in found for w in skipped) > 1:
         return None
     return begin
 
@@ -188,8 +192,8 @@ def _long_in_parens(text: str, at: int) -> Definition | None:
     # "G.R.C. (Gramophone Record Company, 1939-85)": the long form ends at a comma.
     inside = re.split(r"[,;]", match.group(1), maxsplit=1)[0]
     words = list(_WORD.finditer(text, match.start(1), match.start(1) + len(inside)))
-    if not 2 <= len(words) <= _word_limit(short) or short in inside:
-        return None
+    if not 2 <= len(words) <= _word_limit(short) or short in inside or "`" in inside:
+        return None  # (code in it: "ACL (`aclname` in the example above)" spells nothing out)
     if _long_form_start(short, words, text) != words[0].start():
         return None  # the parenthesis says something else, not the acronym spelled out
     return Definition(short, text[words[0].start() : words[-1].end()], start, match.end())
