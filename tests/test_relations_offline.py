@@ -2328,6 +2328,35 @@ def test_a_name_compared_with_what_the_verb_takes_is_no_object(scope: Scope) -> 
     assert _triples(scope) == {("Ruler", "uses", "PostgreSQL")}
 
 
+def test_of_two_names_side_by_side_the_second_is_the_object(scope: Scope) -> None:
+    """ "Send events to AWS S3 bucket" (Knative's docs, held out): AWS modifies S3, which
+    is where events go; a possessive's owner stays the object ("Prometheus's `reload`
+    endpoint" is a part of Prometheus)."""
+    scope.ingest(
+        b"The Archive Sink sends events to AWS S3 bucket.\n\n"
+        b"The Sidecar makes use of Prometheus's `reload` endpoint.\n",
+        name="sinks.md",
+    )
+    assert _triples(scope) == {
+        ("Archive Sink", "sends-to", "S3"),
+        ("Sidecar", "uses", "Prometheus"),
+    }
+
+
+def test_a_name_in_a_clause_after_the_verb_is_no_object_of_it(scope: Scope) -> None:
+    """ "a feature flag, which Knative Eventing will use whenever no `EventPolicy` applies"
+    (Knative's docs, held out): the flag is used; EventPolicy belongs to the clause that
+    "whenever" opens, as a name after "unless" or "until" does to theirs."""
+    scope.ingest(
+        b"Set the mode flag, which Knative Eventing will use whenever no `EventPolicy` "
+        b"applies to a resource.\n\n"
+        b"The Frontend retries unless Redis answers.\n\n"
+        b"The Frontend calls the Cart Service.\n",
+        name="authorization.md",
+    )
+    assert _triples(scope) == {("Frontend", "calls", "Cart Service")}
+
+
 def test_a_comma_closing_an_opening_clause_ends_its_verbs_objects(scope: Scope) -> None:
     """In "If the Querier calls the Compactor, the Ingester flushes chunks" the comma closes
     the condition: the Querier calls no Ingester. A list going on after the comma ("the

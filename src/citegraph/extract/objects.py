@@ -84,6 +84,8 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []  # "uses the files in the media-service folder": a place, not the object
     if len(following) > 1 and _CALLED.fullmatch(text, following[0].end, following[1].start):
         return [following[1]]  # "uses a LoadBalancer service called `istio-ingressgateway`"
+    while len(following) > 1 and _MODIFIES.fullmatch(text, following[0].end, following[1].start):
+        following = following[1:]  # "sends events to AWS S3 bucket": S3, of AWS
     listed = [following[0]]
     # In a clause opening the sentence ("If X calls Y, Z flushes"), a comma ends the clause
     # unless a list goes on after it ("If X calls Y, Z and W, ...").
@@ -122,6 +124,9 @@ _PARTS = frozenset(
     "api apis sdk sdks cli ui endpoint endpoints interface interfaces port ports".split()
 )
 _OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
+# Between two names, the first modifying the second ("AWS S3"). (A possessive's owner stays
+# the object: "Prometheus's `reload` endpoint" is Prometheus's part, not a component.)
+_MODIFIES = re.compile(r"[ \t]+")
 # A kind, then the name of the one meant: "a LoadBalancer service called `istio-ingress`".
 _CALLED = re.compile(r"\s+(?:[\w-]+\s+)?(?:called|named)\s+`?")
 

@@ -30,7 +30,8 @@ PRONOUN_LEADS = frozenset({
 })  # fmt: skip
 CLAUSE_WORDS = frozenset({
     "and", "or", "but", "which", "that", "who", "whose", "where", "when", "while", "to",
-    "then", "so", "because", "if", "instructions",
+    "then", "so", "because", "if", "instructions", "whenever", "unless", "until",
+    "although", "though", "whereas",
 })  # fmt: skip
 
 # Between a subject and its verb: a few auxiliaries or adverbs ("does not", "also").
