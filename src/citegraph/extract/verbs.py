@@ -33,7 +33,8 @@ VERBS: tuple[Verb, ...] = (
         "querying", "talking to", "connecting to", "communicates with", "communicate with",
         "communicating with", "interacts with", "interact with", "interacting with",
         "forward … to", "forwarding … to", "route … to", "routing … to", "proxy … to",
-        "proxying … to", "delegate … to", "delegating … to",
+        "proxying … to", "delegate … to", "delegating … to", "binds to", "bind to",
+        "binding to",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
@@ -60,13 +61,16 @@ VERBS: tuple[Verb, ...] = (
         "reads", "fetch … from", "retrieve … from", "consume from", "subscribe to",
         "reading from", "reading … from", "fetching … from", "consuming from", "subscribing to",
         "scrape … from", "scrapes … from", "scraping … from", "queries … from",
-        "query … from", "querying … from",
+        "query … from", "querying … from", "collects … from", "collect … from",
+        "collecting … from", "downloads … from", "download … from", "downloading … from",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
         "saves … in", "persists … to", "persists … in", "persists to", "inserts … into",
         "updates", "caches … in", "persist … to", "persist … in", "persist to", "writing to",
         "writing … to", "storing … in", "uploads … to", "upload … to", "uploading … to",
+        "syncs … to", "syncs … into", "sync … to", "sync … into", "syncing … to",
+        "syncing … into",
     )),
     *(Verb(p, "sends-to") for p in (
         "sends to", "sends … to", "publishes to", "publishes … to", "emits … to",
@@ -77,7 +81,8 @@ VERBS: tuple[Verb, ...] = (
         "delivers … to", "deliver … to", "delivering … to", "dispatches … to",
         "dispatch … to", "dispatching … to", "exports … to", "exports … into",
         "export … to", "export … into", "exporting … to", "exporting … into",
-        "distributes … to", "distribute … to", "distributing … to",
+        "distributes … to", "distribute … to", "distributing … to", "passes … to",
+        "pass … to", "passing … to", "pushes … into", "push … into", "pushing … into",
     )),
     # "Ingesters receive samples from the distributors": the distributors send them.
     *(Verb(p, "sends-to", passive=True) for p in (
