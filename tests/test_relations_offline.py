@@ -2331,15 +2331,19 @@ def test_a_name_compared_with_what_the_verb_takes_is_no_object(scope: Scope) -> 
 def test_of_two_names_side_by_side_the_second_is_the_object(scope: Scope) -> None:
     """ "Send events to AWS S3 bucket" (Knative's docs, held out): AWS modifies S3, which
     is where events go; a possessive's owner stays the object ("Prometheus's `reload`
-    endpoint" is a part of Prometheus)."""
+    endpoint" is a part of Prometheus), and so does a name before a phrase in lower case."""
     scope.ingest(
         b"The Archive Sink sends events to AWS S3 bucket.\n\n"
-        b"The Sidecar makes use of Prometheus's `reload` endpoint.\n",
+        b"The Sidecar makes use of Prometheus's `reload` endpoint.\n\n"
+        b"The Query Engine uses the MySQL cart service protocol.\n",
         name="sinks.md",
     )
+    # (a phrase in lower case after a name is one the name modifies: "the MySQL client
+    # server protocol", Vitess's docs, read as MySQL)
     assert _triples(scope) == {
         ("Archive Sink", "sends-to", "S3"),
         ("Sidecar", "uses", "Prometheus"),
+        ("Query Engine", "uses", "MySQL"),
     }
 
 

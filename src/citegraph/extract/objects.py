@@ -84,8 +84,14 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []  # "uses the files in the media-service folder": a place, not the object
     if len(following) > 1 and _CALLED.fullmatch(text, following[0].end, following[1].start):
         return [following[1]]  # "uses a LoadBalancer service called `istio-ingressgateway`"
-    while len(following) > 1 and _MODIFIES.fullmatch(text, following[0].end, following[1].start):
-        following = following[1:]  # "sends events to AWS S3 bucket": S3, of AWS
+    while (
+        len(following) > 1
+        and following[1].text[:1].isupper()
+        and _MODIFIES.fullmatch(text, following[0].end, following[1].start)
+    ):
+        # "sends events to AWS S3 bucket": S3, of AWS; not a phrase in lower case after a
+        # name ("the MySQL client server protocol"), which the name modifies
+        following = following[1:]
     listed = [following[0]]
     # In a clause opening the sentence ("If X calls Y, Z flushes"), a comma ends the clause
     # unless a list goes on after it ("If X calls Y, Z and W, ...").
