@@ -210,7 +210,18 @@ def falkordb_processes(home: Path) -> list[int]:
         # Redis titles itself "redis-server unixsocket:<path>"; its children "redis-aof-...".
         if title.split(" ", 1)[0].endswith("redis-server") and sock in title:
             found.append(int(entry.name))
-    return found
+    # A snapshot child just forked still bears its parent's title until it renames itself:
+    # a process whose parent is among those found is such a child.
+    return [pid for pid in found if _parent(pid) not in found]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # "pid (comm) state ppid ...": the name may hold spaces and parentheses
+    return int(stat.rsplit(")", 1)[1].split()[1])
 
 
 def everything_in(scope: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import re
 
 from ..text.sentences import is_heading, sentence_spans
 from ..values.proposals import RelationProposal
+from .agreement import agrees
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
 from .objects import LIST_JOINER, objects_after, past_the_objects
@@ -40,7 +41,6 @@ from .subjects import (
     MARKDOWN_LINK,
     OPENING,
     PRONOUN_LEADS,
-    agrees,
     listed_with,
     subject_of,
 )
