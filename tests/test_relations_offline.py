@@ -578,6 +578,9 @@ def test_a_name_after_a_count_is_the_ordinary_word() -> None:
     known = Names(["Protocol", "Frontend"])
     text = "Linkerd uses the correct protocol. The new frontend calls the right frontend."
     assert [n.text for n in known.find(text)] == ["frontend"]
+    # and by order ("Vtbackup fetches the last backup", Vitess's docs, held out)
+    text = "Vtbackup fetches the last backup and the next backup, then the Backup."
+    assert [n.text for n in Names(["Backup"]).find(text)] == ["Backup"]
     # after a subject pronoun it is a verb ("Create" opened an image's text elsewhere)
     text = "Each configuration you create will need to use Docker."
     assert [n.text for n in Names(["Create", "Docker"]).find(text)] == ["Docker"]

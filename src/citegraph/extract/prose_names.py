@@ -399,10 +399,11 @@ _DESCRIBING = frozenset(
 
 
 _SUBJECT_PRONOUNS = frozenset("i you we they he she".split())
-# Words that pick one of a kind by fitness, not by name: "the correct protocol", "the right
-# backend" is whichever fits, never a component named Protocol or Backend.
+# Words that pick one of a kind by fitness or by order, not by name: "the correct protocol",
+# "the last backup" is whichever fits, never a component named Protocol or Backup.
 _SELECTING = frozenset(
-    "correct right proper wrong suitable desired preferred intended expected matching".split()
+    "correct right proper wrong suitable desired preferred intended expected matching last "
+    "latest previous next".split()
 )
 
 
