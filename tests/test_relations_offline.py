@@ -2804,6 +2804,21 @@ def test_syncing_collecting_passing_and_binding_are_in_the_verb_table(scope: Sco
     _assert_located(scope, scope.relations())
 
 
+def test_an_installation_of_a_name_is_it_and_a_count_leaves_the_object(scope: Scope) -> None:
+    """Harbor's and Vitess's docs (held out): "your installation of Harbor uses HTTPS" is
+    Harbor's use (an installation, deployment or instance of it is it, where "each pod of
+    the Frontend" is no Frontend), and "pulls events from one or more VStreamer instances"
+    reads from the VStreamer."""
+    scope.ingest(
+        b"We install Harbor with HTTPS.\n\n"
+        b"If your installation of Harbor uses HTTPS, you must provide certificates.\n\n"
+        b"Each pod of the Frontend calls the Cart Service.\n\n"
+        b"The VStream pulls events from one or more VStreamer instances.\n",
+        name="install.md",
+    )
+    assert _triples(scope) == {("Harbor", "uses", "HTTPS"), ("VStream", "reads", "VStreamer")}
+
+
 def test_a_requirement_stated_as_access_or_a_connection_depends_on_it(scope: Scope) -> None:
     """ "The Store Gateway requires access to the object storage bucket" (Thanos's docs, held
     out): what a component requires access, read access or a connection to, it depends on."""

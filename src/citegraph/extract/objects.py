@@ -58,6 +58,7 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
     # code in backticks is one word of the gap, whatever it holds ("the `/items/{id}.json`
     # endpoint of the Catalog")
     gap = CODE_SPAN.sub("`", text[after : following[0].start])
+    gap = _ONE_OR_MORE.sub(" ", gap)  # "from one or more VStreamer instances": a count
     words = re.findall(r"[\w'’-]+", gap.lower())
     if (
         len(gap) > _MAX_OBJECT_GAP
@@ -123,6 +124,7 @@ def _compares(words: list[str]) -> bool:
     return any(w == "as" and words[i - 1 : i] != ["such"] for i, w in enumerate(words))
 
 
+_ONE_OR_MORE = re.compile(r"(?<![\w-])(?:one|zero|two|\d+)\s+or\s+(?:more|many)(?![\w-])", re.I)
 _OBJECT_PRONOUNS = frozenset({"it", "them", "itself", "themselves", "him", "her", "us", "me"})
 _POSSESSIVES = frozenset({"its", "their", "his", "her", "our", "your", "my"})
 # Names of a part of a component, and what joins it to the component it is part of.

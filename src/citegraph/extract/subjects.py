@@ -254,11 +254,19 @@ DETERMINERS = frozenset({
 def _after_a_preposition(text: str, start: int) -> bool:
     """Whether the name at `start` is the object of a preposition (determiners aside): part
     of a phrase about something else, which is the verb's subject ("each pod of X calls")."""
-    for word in reversed(re.findall(r"[\w'’-]+|[^\w\s]", text[max(0, start - 60) : start])):
-        word = word.lower()
-        if word not in DETERMINERS:
-            return word in _PREPOSITIONS
+    before = text[max(0, start - 60) : start].lower()
+    words = re.findall(r"[\w'’-]+|[^\w\s]", before)
+    for index in range(len(words) - 1, -1, -1):
+        if words[index] not in DETERMINERS:
+            # (but "your installation of Harbor uses HTTPS": an installation of it is it)
+            one_of_it = words[index] == "of" and index > 0 and words[index - 1] in _ONE_OF_IT
+            return words[index] in _PREPOSITIONS and not one_of_it
     return False
+
+
+# What, said "of" a component, is that component itself: an installation or a copy of it.
+_ONE_OF_IT = frozenset("installation installations deployment deployments instance instances "
+                       "copy copies".split())  # fmt: skip
 
 
 _PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
