@@ -15,8 +15,7 @@ from collections.abc import Iterable
 
 from ..text.sentences import CODE_SPAN
 from .prose_names import joins
-
-Spans = list[tuple[int, int]]
+from .prose_relations import Spans
 
 
 def written_only_in_code(text: str, names: Iterable[str], blocks: Spans | None) -> set[str]:
