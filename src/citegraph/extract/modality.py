@@ -110,9 +110,11 @@ _MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3
 # Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
 _HARD_STOPS = re.compile(
-    r"[.;!?]|:(?!\d)|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b", re.I
+    r"[;!?]|\.(?!\w)|:(?!\d)|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b",
+    re.I,
 )  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading; a
-# colon between digits is a time's ("between 00:00:00 and 01:00:00 UTC"), no clause's end
+# colon between digits is a time's ("between 00:00:00 and 01:00:00 UTC"), and a dot inside
+# a name ("db.command"), no clause's end
 _SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
 # Negations that are adverbs may cover each predicate coordinated after them ("never reads A
 # and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
