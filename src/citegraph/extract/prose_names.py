@@ -318,7 +318,7 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     lowered = word.lower()
     if lowered in _SELECTING:
         return True  # "ensure Linkerd uses the correct protocol": whichever one fits
-    if lowered in _SUBJECT_PRONOUNS:
+    if lowered in SUBJECT_PRONOUNS:
         return True  # "each configuration you create will need": the verb after its subject
     if lowered in _PREPOSITIONS_BEFORE and _a_noun_after(text, end):
         return True  # "subscribes to external systems": it modifies the noun after it
@@ -398,7 +398,8 @@ _DESCRIBING = frozenset(
 )
 
 
-_SUBJECT_PRONOUNS = frozenset("i you we they he she".split())
+# Personal pronouns as subjects (subjects.py adds "it", which may also be an object).
+SUBJECT_PRONOUNS = frozenset("i you we they he she".split())
 # Words that pick one of a kind by fitness or by order, not by name: "the correct protocol",
 # "the last backup" is whichever fits, never a component named Protocol or Backup.
 _SELECTING = frozenset(

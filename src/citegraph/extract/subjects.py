@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .prose_names import COMPONENT_WORDS, SAME_THING, Name
+from .prose_names import COMPONENT_WORDS, SAME_THING, SUBJECT_PRONOUNS, Name
 
 _MAX_SUBJECT_GAP = 60
 # [text](target), or by reference: [text][label], [text][]
@@ -269,7 +269,7 @@ _ONE_OF_IT = frozenset("installation installations deployment deployments instan
                        "copy copies".split())  # fmt: skip
 
 
-_PERSONS = frozenset({"you", "we", "they", "i", "he", "she", "it"})  # "the X we deployed"
+_PERSONS = SUBJECT_PRONOUNS | {"it"}  # "the X we deployed"
 # Modal verbs and adverbs PRONOUN_LEADS does not hold: "the frontend must call".
 _MORE_LEADS = frozenset({
     "must", "shall", "just", "again", "even", "already", "both", "all", "each", "alone",
