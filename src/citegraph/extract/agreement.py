@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 
 from .prose_names import Name
-from .subjects import DETERMINERS, listed_with
-
-_WORD = re.compile(r"[\w'’-]+")
-
+from .subjects import DETERMINERS, WORD, listed_with
 
 # What may stand between a subject and a verb in its base form ("the frontend can call",
 # "X does not use", "X is used to call"): a modal or an auxiliary, "to", a negation.
@@ -46,10 +43,10 @@ def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool
     ("call", "use", "query") is, after a modal or an auxiliary, for a name in the plural or a
     list of names; right after one singular name it is no verb ("the Jaeger query API": a
     noun; "in `docker` use Ctrl+C": an imperative)."""
-    verb = _WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
+    verb = WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
     if not verb or verb[0] not in _BASE_FORMS or subject.end > verb_start:
         return True
-    between = _WORD.findall(text[subject.end : verb_start].lower())
+    between = WORD.findall(text[subject.end : verb_start].lower())
     if between[-3:] == ["as", "well", "as"]:
         return False  # "know how to run a Kubernetes cluster as well as use kubectl"
     if any(w in _BEFORE_A_BASE_FORM or w.endswith(("n't", "n’t")) for w in between):
@@ -58,7 +55,7 @@ def agrees(text: str, names: list[Name], subject: Name, verb_start: int) -> bool
         return False  # "holds a weekly [Office Hours call]": a noun after a name, no verb
     last = subject.text.lower().split()[-1] if subject.text.split() else ""
     plural = last.endswith("s") and not last.endswith(("ss", "us"))
-    before = [w for w in _WORD.findall(text[max(0, subject.start - 40) : subject.start].lower())
+    before = [w for w in WORD.findall(text[max(0, subject.start - 40) : subject.start].lower())
               if w not in DETERMINERS][-1:]  # fmt: skip
     if before and before[0] in _CAUSATIVES:
         return True  # "having the cart service call the payment service"

@@ -355,7 +355,7 @@ def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | No
         return None
     after = text[first.end : verb_start]
     aside = re.fullmatch(r"\s*,\s*\w+\s+", after) is not None
-    words = _WORD.findall(after.lower())
+    words = WORD.findall(after.lower())
     if len(words) > 1 and words[1] in _NOUN_THEN_VERB and _modifies_a_noun(words[0]):
         return None  # "Http handlers are responsible for invoking X": the handlers invoke
     if _passive(words):
@@ -416,7 +416,7 @@ _MAX_PREDICATE = 200
 _JOINED = re.compile(
     r"(?<![\w-])(?:and|but)\s+(?:(?:then|also|so|now)\s+)?(?:(?:the|a|an)\s+)?`?", re.I
 )
-_WORD = re.compile(r"[\w'’-]+")
+WORD = re.compile(r"[\w'’-]+")  # a word, with its apostrophes and hyphens
 
 
 def _said_of_one(words: list[str]) -> bool:
@@ -449,7 +449,7 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
         or middle.startswith(("'s", "’s"))
     ):
         return None
-    words = _WORD.findall(middle.lower().replace("`", ""))
+    words = WORD.findall(middle.lower().replace("`", ""))
     breaks = [i for i, w in enumerate(words) if w in _COORDINATORS]
     if not breaks or _OWN_CLAUSE.intersection(words):
         return None
@@ -461,7 +461,7 @@ def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name 
     for joined in _JOINED.finditer(text, first.end, verb_start):
         if joined.end() in starts:
             return None  # "X calls A and Redis stores B": Redis opens a clause of its own
-    verb_words = _WORD.findall(text[verb_start : verb_start + 40].lower())
+    verb_words = WORD.findall(text[verb_start : verb_start + 40].lower())
     predicates = [words[: breaks[0]]] + [words[i + 1 :] for i in breaks]
     predicates[-1] = tail + verb_words
     return first if all(_said_of_one(p) for p in predicates) else None
@@ -474,6 +474,6 @@ def listed_with(text: str, names: list[Name], subject: Name, verb_start: int) ->
     listed = _listed_before(text, names, subject)
     if not listed or not _BOTH.fullmatch(text[: listed[0].start].lstrip().rstrip("`*")):
         return []
-    verb = _WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
+    verb = WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
     plural = bool(verb) and not (verb[0].endswith("s") and not verb[0].endswith(("ss", "us")))
     return listed if plural else []
