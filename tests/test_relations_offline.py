@@ -210,6 +210,37 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+def test_a_count_before_a_component_word_names_no_component(scope: Scope) -> None:
+    """In "at least three worker nodes" or "two cache servers", a count with a component word says
+    how many of a kind there are, it names none of them (a held-out review: "least three
+    worker" was stored as what erasure coding depends on)."""
+    scope.ingest(
+        b"The Erasure Coder requires at least three worker nodes.\n"
+        b"The Report Builder uses two cache servers.\n"
+        b"The Stock Keeper reads from more stock databases.\n"
+        b"The Audit Keeper writes to the audit database.\n",
+        name="counts.md",
+    )
+    assert _triples(scope) == {("Audit Keeper", "writes", "audit database")}
+
+
+def test_a_predicate_after_one_with_an_unnamed_object_gives_the_relation(scope: Scope) -> None:
+    """In "X uses local caches and calls Y", the first verb's object names nothing, so the verb
+    relating X to Y is the one after "and" (it was read as "X uses Y")."""
+    scope.ingest(
+        b"The Report Builder uses local caches and then calls the ledger service.\n"
+        b"The Order Keeper validates orders, and sends them to the billing service.\n"
+        b"The Stock Keeper reads from and writes to the stock database.\n",
+        name="predicates.md",
+    )
+    assert _triples(scope) == {
+        ("Report Builder", "calls", "ledger service"),
+        ("Order Keeper", "sends-to", "billing service"),
+        ("Stock Keeper", "reads", "stock database"),
+        ("Stock Keeper", "writes", "stock database"),
+    }
+
+
 def test_a_second_predicate_is_said_of_the_sentence_subject(scope: Scope) -> None:
     """A verb after "and" or "but" ("X does A and calls Y") is the subject's too, when every
     predicate agrees with one subject; a verb in a clause of its own ("which"), after another

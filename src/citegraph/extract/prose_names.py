@@ -412,9 +412,20 @@ def _a_participle(lowered: str) -> bool:
     return len(lowered) > 4 and lowered.endswith("ed") and not lowered.endswith("eed")
 
 
+# Words of a count ("at least three worker nodes", "more cache servers"): how many of a kind.
+_COUNTING = NUMBERS | QUANTIFIERS | frozenset("least more fewer less".split())
+
+
 def names_a_component(word: str) -> bool:
+    """Whether `word`, before a word for a component, may be part of its name: no stopword,
+    no word that describes or counts, no participle."""
     lowered = word.lower()
-    return not (lowered in STOPWORDS or lowered in _DESCRIBING or _a_participle(lowered))
+    return not (
+        lowered in STOPWORDS
+        or lowered in _DESCRIBING
+        or lowered in _COUNTING
+        or _a_participle(lowered)
+    )
 
 
 def joins(char: str) -> bool:

@@ -106,6 +106,8 @@ def _stated(
             stated = _around_a_name(sentence, names, index, verbs)
             if stated is None:
                 continue
+        else:
+            stated = _a_later_predicate(sentence[left.end : right.start], stated, verbs)
         verb_start, verb_end = left.end + stated.start, left.end + stated.end
         word = _FIRST_WORD.match(sentence, verb_start)
         if word is not None and written[word.end() : word.end() + 1] == "]":
@@ -132,6 +134,26 @@ def _stated(
             pair = (target, subject) if stated.passive else (subject, target)
             found.append((*pair, stated.type))
     return found
+
+
+# "and" or "but" joining two predicates, an adverb of sequence after it ("and then calls").
+_NEXT_PREDICATE = re.compile(r"\s*,?\s+(?:and|but)\s+(?:(?:then|also|later|finally)\s+)?")
+
+
+def _a_later_predicate(gap: str, stated: Stated, verbs: VerbTable) -> Stated:
+    """The verb phrase of the predicate right before the next name, when the one `stated`
+    found first in the `gap` between two names took an object of its own that names nothing
+    ("uses local caches and calls the ledger": the ledger is called, not used); else
+    `stated`."""
+    for joined in _NEXT_PREDICATE.finditer(gap, stated.end):
+        own_object = gap[stated.end : joined.start()]
+        if not re.search(r"\w", own_object) or re.search(r"[;:.!?()\[\]]", own_object):
+            return stated  # "reads from and writes to X": both take X (see below)
+        later = verbs.stated_relation(gap[joined.end() :])
+        if later is not None and later.start == 0:
+            return Stated(later.type, later.passive, joined.end(), joined.end() + later.end)
+        return stated
+    return stated
 
 
 def _and_another_verb(
