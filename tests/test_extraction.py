@@ -108,6 +108,19 @@ def test_an_instruction_opening_a_line_or_a_sentence_is_no_part_of_a_name() -> N
     assert _names(text) == {("Consul", "name"), ("Envoy", "name"), ("Visual Studio", "name")}
 
 
+def test_an_instruction_in_ing_opening_a_line_or_a_sentence_is_no_part_of_a_name() -> None:
+    """Titles and sentences say what to do in -ing as often: "## Configuring Loki", "- Running
+    Bank of Anthos", "Using Swift requires OpenStack Keystone" (a held-out review found
+    "Using Swift" stored as what depends on Keystone). A name in -ing stays one."""
+    text = (
+        "## Configuring Loki\n\n- Running Bank of Anthos locally.\n\n"
+        "Using Swift requires OpenStack Keystone.\n\nThe Matching Service reads orders.\n"
+    )
+    assert {name for name, _ in _names(text)} == {
+        "Loki", "Bank of Anthos", "Swift", "OpenStack Keystone", "Matching Service"
+    }  # fmt: skip
+
+
 def test_an_acronym_closes_a_name_but_a_roman_numeral_does_not() -> None:
     """ "Argo CD", "Gateway API", "Amazon S3" are one name each (and the acronym a name of
     its own); "Artemis II" is the mission Artemis and its number."""

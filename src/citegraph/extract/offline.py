@@ -169,6 +169,22 @@ _INSTRUCTIONS = frozenset(
 )
 
 
+def _an_instruction(word: str) -> bool:
+    """Whether `word` (lowercase) is one of _INSTRUCTIONS, or its form in -ing as a title
+    writes it ("Configuring Loki", "Using Swift requires ...", "Running the agent")."""
+    if word in _INSTRUCTIONS:
+        return True
+    stem = word[:-3] if word.endswith("ing") and len(word) > 4 else ""
+    return (
+        bool(stem)
+        and (
+            stem in _INSTRUCTIONS
+            or stem + "e" in _INSTRUCTIONS  # using, configuring
+            or (stem[-1] == stem[-2] and stem[:-1] in _INSTRUCTIONS)  # running, setting
+        )
+    )
+
+
 # What may stand before the first word of a heading, a list item or a quoted line.
 _LINE_MARKS = re.compile(r"[ \t]*(?:#+|>+|[-*+]|\d+[.)])?[ \t]*")
 
@@ -319,7 +335,7 @@ class OfflineExtractor:
                 return
             if (
                 len(run) > 1
-                and run[0][2].lower() in _INSTRUCTIONS
+                and _an_instruction(run[0][2].lower())
                 and _opens_a_line_or_sentence(text, run[0][0], run_starts_sentence)
             ):
                 _flush(text, run[1:], add)  # "## Deploy Bank of Anthos": Bank of Anthos
