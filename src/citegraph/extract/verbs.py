@@ -315,6 +315,8 @@ class VerbTable:
             return Stated("depends-on", False, 0, len(text))
         if text in _STORE_HEADERS:  # the row's component keeps its data there
             return Stated("uses", False, 0, len(text))
+        if " " not in text and not text.endswith("s"):
+            return None  # "Use", "Call": a noun, or what to do ("| Scenario | Use | Reason |")
         stated = self.stated_relation(text)
         if stated is not None and stated.start == 0 and stated.end == len(text):
             return stated
