@@ -155,6 +155,19 @@ def test_a_verb_opening_a_comment_or_a_heading_is_not_a_name() -> None:
     }  # fmt: skip
 
 
+def test_a_sentence_case_titles_first_word_written_in_lower_case_in_prose_is_ordinary() -> None:
+    """A title in sentence case capitalises its first word as a sentence does: "## Variable
+    substitution" names no Variable where the prose writes "a variable" (a held-out review
+    found "uses a variable" stored as a relation to it). A word the prose never writes in
+    lower case (but in code), or a word for a component, stays the title's name."""
+    text = "##### Variable substitution in CEL\n\nThe Pipeline Result uses a variable.\n"
+    assert "Variable" not in {name for name, _ in _names(text)}
+    text = (
+        "## Helm charts\n\nRun `helm install` to deploy.\n\n## Frontend service\n\nThe frontend.\n"
+    )
+    assert {"Helm", "Frontend"} <= {name for name, _ in _names(text)}
+
+
 def test_a_hidden_comment_names_nothing() -> None:
     """Markdown's `<!-- ... -->` holds markers for tools, no text a reader sees: "START" and
     "INTERACTIVE" there are no names (and were then found in lower case in later chunks:

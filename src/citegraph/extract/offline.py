@@ -25,7 +25,7 @@ from ..text.words import STOPWORDS
 from .licence_headers import licence_spans
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
-from .prose_names import a_unit_at
+from .prose_names import COMPONENT_WORDS, a_unit_at
 
 
 @dataclass(frozen=True)
@@ -250,6 +250,43 @@ def _opens_a_comment(text: str, start: int, end: int, before: str) -> bool:
     return not text[line_start:start].strip("#/ \t")
 
 
+# A title in sentence case: its first word, then a word in lower case ("## Variable
+# substitution in CEL"): its capital is the title's, as a sentence's is.
+_LOWER_CASE_NEXT = re.compile(r" [a-z]")
+
+
+def _a_sentence_case_title(text: str, start: int, end: int, before: str) -> bool:
+    """Whether the word at `start` opens a heading (or a comment) in sentence case and the
+    text writes it in lower case too ("a variable"): an ordinary word there, whose lower
+    case would otherwise be read as a name. A word never written in lower case ("# Valkey
+    used by the cart") stays a name: the title may be all that names it."""
+    if _LOWER_CASE_NEXT.match(text, end) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip("# \t"):
+        return False
+    word = text[start:end].lower()
+    if word in COMPONENT_WORDS:
+        return False  # "# Frontend service": "the frontend" is the component
+    lowered = re.escape(word)
+    for match in re.finditer(r"(?<![\w-])" + lowered + r"(?![\w-])", text):
+        if not _in_code(text, match.start()):
+            return True  # ("helm install" in a code block is the Helm of "## Helm charts")
+    return False
+
+
+def _in_code(text: str, at: int) -> bool:
+    """Whether `at` is inside a fenced code block or a code span (its line's backticks
+    before it are odd in number)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if text.count("`", line_start, at) % 2:
+        return True
+    return len(_FENCE.findall(text, 0, line_start)) % 2 == 1
+
+
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+
+
 class OfflineExtractor:
     """Names by their shape (see the module docstring). Deterministic and model-free.
     `cues`: what the relations it reads are read for negation and modality with (the
@@ -304,6 +341,7 @@ class OfflineExtractor:
                     or before[-1] in _SENTENCE_ENDS
                     or window.count("\n", len(before)) > 1
                     or (before[-1] in "#/" and _opens_a_comment(text, start, end, before))
+                    or (before[-1] == "#" and _a_sentence_case_title(text, start, end, before))
                     or (before[-1] == "|" and _A_CELL_SENTENCE.match(text, end) is not None)
                     or (before[-1] == "|" and any(a <= start < b for a, b in header_rows))
                     or (
