@@ -210,6 +210,22 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
+    """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
+    that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic
+    acronym's ("APIs": any of a kind)."""
+    scope.ingest(
+        b"Each PVC is bound. The OSD daemons run on every node.\n\n"
+        b"The Ceph Cluster uses PVCs to persist data. The OSDs use the Block Store.\n"
+        b"The Mon Store uses pvcs. The Order API is here. The Order Service uses APIs.\n",
+        name="plurals.md",
+    )
+    assert _triples(scope) == {
+        ("Ceph Cluster", "uses", "PVC"),
+        ("OSD", "uses", "Block Store"),
+    }
+
+
 def test_a_count_before_a_component_word_names_no_component(scope: Scope) -> None:
     """In "at least three worker nodes" or "two cache servers", a count with a component word says
     how many of a kind there are, it names none of them (a held-out review: "least three

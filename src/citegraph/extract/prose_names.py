@@ -188,13 +188,21 @@ class Names:
         ]
 
 
+# Acronyms for a kind of thing, any project's: "the Jaeger query API", "SDKs", "URLs".
+GENERIC_ACRONYMS = frozenset({"API", "UI", "GUI", "CLI", "SDK", "URL", "URI", "DB"})
+
+
 def _a_plural(name: str, text: str, end: int) -> bool:
     """Whether the one-word name `name`, written up to `end`, is followed by the "s" of its
-    plural ("Ingester": "the ingesters", "Queriers fetch"): instances of one component."""
+    plural ("Ingester": "the ingesters", "Queriers fetch"): instances of one component; or
+    an acronym's, written in capitals ("PVCs", "OSDs"), but a generic one's ("SDKs", "URLs":
+    any of a kind)."""
+    if text[end] != "s" or (end + 1 < len(text) and joins(text[end + 1])):
+        return False
+    if len(name) >= 2 and name.isupper() and name.isalpha():
+        return text[end - len(name) : end] == name and name not in GENERIC_ACRONYMS
     return (
-        text[end] == "s"
-        and (end + 1 == len(text) or not joins(text[end + 1]))
-        and name.replace("-", "").isalpha()
+        name.replace("-", "").isalpha()
         and len(name) >= 4
         and name[1:].islower()
         and name.endswith(_DOERS)

@@ -12,6 +12,7 @@ from ..text.words import STOPWORDS
 from .prose_names import (
     COMPONENT_PARTS,
     COMPONENT_WORDS,
+    GENERIC_ACRONYMS,
     NUMBERS,
     QUANTIFIERS,
     VERB_WORDS,
@@ -168,7 +169,6 @@ def _a_kind_of(text: str, end: int) -> bool:
 
 # Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase
 # ("the Jaeger query API", "the orders DB", "the admin UI"), not a name of their own.
-_GENERIC_ACRONYMS = frozenset({"API", "UI", "GUI", "CLI", "SDK", "URL", "URI", "DB"})
 _WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z-]*) \Z")
 _TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
 
@@ -183,7 +183,7 @@ def _the_end_of_a_phrase(text: str, name: Name) -> bool:
     """Whether `name` is a generic acronym right after a lowercase modifier: a word that is
     no function word, nor a verb of the table unless it follows an article or a name ("the
     Jaeger query API" is a phrase, "calls API" and "to query API" are not)."""
-    if name.text not in _GENERIC_ACRONYMS:
+    if name.text not in GENERIC_ACRONYMS:
         return False
     before = _WORD_JUST_BEFORE.search(text, max(0, name.start - 40), name.start)
     if before is None:
