@@ -138,6 +138,12 @@ SENTENCES = [
     # A dot inside a name ends no clause (MongoDB's "Made collection.count not use the
     # db.command function" read as affirmed).
     ("The Order Service does not call the payments.api service.", "Order Service", "payments.api", N, ACT),
+    # An instruction to the reader opening the sentence says what is to be made, not what is
+    # (held-out, Rook: "Create a StorageClass that uses the NVMe-oF CSI driver.").
+    ("Create a Storage Class that uses the Block Driver.", "Storage Class", "Block Driver", A, HYP),
+    ("- Set a default Snapshot Class that uses the same Volume Driver.", "Snapshot Class", "Volume Driver", A, HYP),
+    ("Deploy the app first; the Billing Service calls the Ledger Service.", "Billing Service", "Ledger Service", A, ACT),
+    ("Use cases differ: the Billing Service calls the Ledger Service.", "Billing Service", "Ledger Service", A, ACT),
 ]  # fmt: skip
 
 
@@ -207,5 +213,6 @@ def test_the_offline_reader_reads_the_fixture_as_the_cues_say(scope: Scope) -> N
     # 66 of 95 with one on what the reader will need set up; 68 of 97 with two on "can";
     # 68 of 98 once "will" alone was no cue; 69 of 99 with one on a time's colons; 70 of 101
     # on 2026-12-05 with two on a purpose opening the sentence; 72 of 103 with two on
-    # "eventually"; 73 of 104 with one on a dot inside a name)
-    assert found >= 73, found
+    # "eventually"; 73 of 104 with one on a dot inside a name; 76 of 108 with four on an
+    # instruction opening the sentence)
+    assert found >= 76, found

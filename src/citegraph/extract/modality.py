@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..text.sentences import CODE_SPAN
-from .verbs import DEFAULT_VERBS, Verb, VerbTable, phrase_problem
+from .verbs import DEFAULT_VERBS, INSTRUCTIONS, Verb, VerbTable, phrase_problem
 
 
 class Polarity(StrEnum):
@@ -277,6 +277,7 @@ def assess(
         or _on_a_setting(bounded, first, last)
         or _in_a_when_clause(bounded, first)
         or _in_an_opening_purpose(bounded, last)
+        or _in_an_instruction(bounded, last)
     ):
         kinds.add("hypothetical")
     if _planned_after(bounded, last) or _EVENTUALLY_THEN_WILL.search(bounded, 0, last):
@@ -303,6 +304,28 @@ _OPENING_PURPOSE = re.compile(r"\W*(?:in\s+order\s+)?to\s+[a-z]+\b[^,.;:!?\n]*,"
 def _in_an_opening_purpose(text: str, last: int) -> bool:
     match = _OPENING_PURPOSE.match(text)
     return match is not None and last < match.end()
+
+
+# An instruction opening the sentence, after a list's mark or a bold label ("Create a
+# StorageClass that uses the CSI driver", "- Set a default class that uses..."): what it
+# says, up to its clause's end, is to be made. Those that point the reader to what is
+# ("Note that X calls Y", "See how X uses Y") are no such instruction, nor those a changelog
+# says what was done with ("Fix global leak (test fails because jade requires X)").
+_TO_DO = INSTRUCTIONS - frozenset(
+    "note see learn refer review view follow go visit read open click navigate fix bump add "
+    "update remove delete rename move replace upgrade migrate enable disable".split()
+)
+_INSTRUCTION_OPENING = re.compile(
+    r"[ \t>*+#-]*(?:\d+[.)][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*:?[ \t]+)?([A-Z][a-z]+)[ \t]+"
+    r"(?=[a-z`\[\"“])"
+)
+
+
+def _in_an_instruction(text: str, last: int) -> bool:
+    match = _INSTRUCTION_OPENING.match(text)
+    if match is None or match.group(1).lower() not in _TO_DO:
+        return False
+    return _HARD_STOPS.search(text, match.end(), last) is None
 
 
 # "When `MCP_ENABLED` is `false`, the agent uses built-in tools": a clause on a setting's

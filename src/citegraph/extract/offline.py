@@ -26,6 +26,7 @@ from .licence_headers import licence_spans
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
 from .prose_names import COMPONENT_WORDS, a_unit_at
+from .verbs import INSTRUCTIONS
 
 
 @dataclass(frozen=True)
@@ -161,26 +162,18 @@ _AN_OBJECT_OPENS = re.compile(
 
 # Verbs a sentence, heading or list item opens with to tell the reader what to do: before a
 # name they are no part of it ("## Deploy Consul", "Add Envoy to the gateway").
-_INSTRUCTIONS = frozenset(
-    "use see run install configure deploy add set create open read check enable disable make "
-    "start stop build follow click select go try visit refer learn note download update edit "
-    "navigate launch apply review ensure verify test view remove delete upgrade migrate "
-    "connect define provide replace rename move fix bump".split()
-)
-
-
 def _an_instruction(word: str) -> bool:
-    """Whether `word` (lowercase) is one of _INSTRUCTIONS, or its form in -ing as a title
+    """Whether `word` (lowercase) is one of INSTRUCTIONS, or its form in -ing as a title
     writes it ("Configuring Loki", "Using Swift requires ...", "Running the agent")."""
-    if word in _INSTRUCTIONS:
+    if word in INSTRUCTIONS:
         return True
     stem = word[:-3] if word.endswith("ing") and len(word) > 4 else ""
     return (
         bool(stem)
         and (
-            stem in _INSTRUCTIONS
-            or stem + "e" in _INSTRUCTIONS  # using, configuring
-            or (stem[-1] == stem[-2] and stem[:-1] in _INSTRUCTIONS)  # running, setting
+            stem in INSTRUCTIONS
+            or stem + "e" in INSTRUCTIONS  # using, configuring
+            or (stem[-1] == stem[-2] and stem[:-1] in INSTRUCTIONS)  # running, setting
         )
     )
 

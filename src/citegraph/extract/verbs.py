@@ -330,3 +330,13 @@ _STORE_HEADERS = frozenset(
 )  # fmt: skip
 
 DEFAULT_VERBS = VerbTable()
+
+# Verbs telling the reader what to do, as a sentence, a list item or a title opens with them
+# ("## Deploy Consul", "Create a StorageClass that uses ..."): no word of a name, and what
+# follows them is to be done, not done.
+INSTRUCTIONS = frozenset(
+    "use see run install configure deploy add set create open read check enable disable make "
+    "start stop build follow click select go try visit refer learn note download update edit "
+    "navigate launch apply review ensure verify test view remove delete upgrade migrate "
+    "connect define provide replace rename move fix bump".split()
+)
