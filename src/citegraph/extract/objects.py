@@ -75,6 +75,8 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []  # "leverages its API": a part of something, not a component named
     if _noun_phrases(words) > 1:
         return []  # "will call this method every `pollingInterval`": the method is called
+    if _in_a_modifier(words):
+        return []  # "uses annotations on the Go structs": the annotations are used
     if following[0].text.lower() in _PARTS and _OF.match(text, following[0].end):
         # "the v2 API of etcd": etcd, when named; a part of what is not named is no object
         owner = following[1] if len(following) > 1 else None
@@ -137,6 +139,42 @@ _OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
 _MODIFIES = re.compile(r"[ \t]+")
 # A kind, then the name of the one meant: "a LoadBalancer service called `istio-ingress`".
 _CALLED = re.compile(r"\s+(?:[\w-]+\s+)?(?:called|named)\s+`?")
+
+
+# Prepositions that open a modifier of the noun before them ("annotations on the Go
+# structs", "a custom task of the `v1alpha1` version"; not "in", "for", "with", which as
+# often close the verb's own phrase: "stores the items in the cart in Redis"), and nouns
+# that count or pick out what the phrase after them names, which stays the object ("a
+# collection of X plugins", "the latest version of Redis", "on top of the Collector").
+_MODIFIER_PREPOSITIONS = frozenset("of on under about".split())
+_COUNTING_NOUNS = frozenset(
+    "collection set pair variety number list lot lots group series kind kinds type types sort "
+    "one all some any each most many few both none instance instances copy copies version "
+    "versions release flavor flavour fork cluster pool fleet availability use combination "
+    "mix subset part rest top out".split()  # (and idioms: "on top of", "out of date")
+)
+
+
+# Places within what the phrase after them names: what is done to them is done to it.
+_PLACES_IN = frozenset(
+    "directory directories folder folders file files path paths table tables bucket buckets "
+    "disk disks partition partitions volume volumes node nodes host hosts".split()
+)
+
+
+def _in_a_modifier(words: list[str]) -> bool:
+    """Whether the gap `words` between a verb and a name puts the name in a prepositional
+    phrase modifying a noun the verb takes ("uses annotations on the Go structs")."""
+    return any(
+        w in _MODIFIER_PREPOSITIONS
+        and i > 0
+        and words[i - 1] not in DETERMINERS
+        and words[i - 1] not in _COUNTING_NOUNS
+        and words[i - 1] not in _PARTS  # "the `/vehicleinfo` endpoint of the Registry"
+        and words[i - 1] not in _PLACES_IN  # "writes to two directories on the Volume"
+        and words[i - 1] not in _MODIFIER_PREPOSITIONS
+        for i, w in enumerate(words)
+    )
 
 
 def _noun_phrases(words: list[str]) -> int:
