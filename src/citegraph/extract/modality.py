@@ -116,6 +116,11 @@ _HARD_STOPS = re.compile(
 # colon between digits is a time's ("between 00:00:00 and 01:00:00 UTC"), and a dot inside
 # a name ("db.command"), no clause's end
 _SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
+# A reason in a clause of its own ends a modal's or a negation's scope ("X should be
+# preferred since Y reads from Z": Y does); a condition goes on over it ("if X is down
+# because of load, Y calls Z" is all the condition's).
+_REASON = re.compile(r"\b(?:since|because)\b(?!\s+of\b)", re.I)
+_MODALS = frozenset("may might could would should can must".split())
 # Negations that are adverbs may cover each predicate coordinated after them ("never reads A
 # and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
 _ADVERBIAL = frozenset({"never", "no longer", "neither", "nor"})
@@ -145,14 +150,16 @@ class CueTable:
         return (*CUES, *self.extra)
 
     @cached_property
-    def compiled(self) -> tuple[tuple[re.Pattern[str], str, bool], ...]:
-        """Each cue's pattern, kind, and whether its scope ends before a predicate coordinated
-        after it (a negation that is no adverb: "does not", "has no", "cannot")."""
+    def compiled(self) -> tuple[tuple[re.Pattern[str], str, bool, bool], ...]:
+        """Each cue's pattern, kind, whether its scope ends before a predicate coordinated
+        after it (a negation that is no adverb: "does not", "has no", "cannot"), and whether
+        it ends at a reason (_REASON: a negation or a modal verb)."""
         return tuple(
             (
                 _pattern(c.words),
                 c.kind,
                 c.kind == "negated" and c.words.casefold() not in _ADVERBIAL,
+                c.kind == "negated" or c.words.casefold() in _MODALS,
             )
             for c in self.cues
         )
@@ -241,10 +248,14 @@ def _verbs(path: Path, data: dict[str, object], table: str, passive: bool) -> li
     return found
 
 
-def _scope_end(text: str, start: int, kind: str, coordinated: re.Pattern[str] | None) -> int:
+def _scope_end(
+    text: str, start: int, kind: str, coordinated: re.Pattern[str] | None, reason: bool
+) -> int:
     ends = [m.start() for m in _HARD_STOPS.finditer(text, start)]
     if kind == "negated":
         ends += [m.start() for m in _SOFT_STOPS.finditer(text, start)]
+    if reason:
+        ends += [m.start() for m in _REASON.finditer(text, start)]
     if coordinated is not None:
         ends += [m.start() for m in coordinated.finditer(text, start)]
     return min(ends, default=len(text))
@@ -264,12 +275,13 @@ def assess(
     if "`" in text:
         bounded = CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", text)
     pseudo = [m.span() for p in (_PSEUDO, _MONTH) for m in p.finditer(text, 0, last)]
-    for pattern, kind, ends_at_a_predicate in cues.compiled:
+    for pattern, kind, ends_at_a_predicate, ends_at_a_reason in cues.compiled:
         coordinated = cues.coordinated_verb if ends_at_a_predicate else None
         for match in pattern.finditer(text, 0, last):
             # a cue inside a name, or inside "not only" or a month ("May 2021")
             inside = any(s <= match.start() < e for s, e in (*ends, *pseudo))
-            if not inside and _scope_end(bounded, match.end(), kind, coordinated) >= last:
+            end = _scope_end(bounded, match.end(), kind, coordinated, ends_at_a_reason)
+            if not inside and end >= last:
                 kinds.add(kind)
     first = min(start for start, _ in ends)
     if (
