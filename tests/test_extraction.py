@@ -168,6 +168,16 @@ def test_a_sentence_case_titles_first_word_written_in_lower_case_in_prose_is_ord
     assert {"Helm", "Frontend"} <= {name for name, _ in _names(text)}
 
 
+def test_a_command_line_flag_in_code_names_nothing() -> None:
+    """ "`--plugins`", "`--apply`" name settings; read without their dashes they were the
+    words of prose ("Velero uses storage provider plugins", held out) taken as names."""
+    text = (
+        "Install with the `--plugins` flag and `-vv`.\n\n"
+        "The Velero server uses storage provider plugins.\n"
+    )
+    assert {name for name, _ in _names(text)} == {"Velero"}
+
+
 def test_a_hidden_comment_names_nothing() -> None:
     """Markdown's `<!-- ... -->` holds markers for tools, no text a reader sees: "START" and
     "INTERACTIVE" there are no names (and were then found in lower case in later chunks:

@@ -419,8 +419,11 @@ class OfflineExtractor:
         if run:
             flush()
         for match in _BACKTICKED.finditer(text):
-            if 2 <= len(match.group(1)) <= 60 and match.group(1).lower() not in _LITERALS:
-                add(match.group(1), "identifier", match.start(1))
+            code = match.group(1)
+            # (a command line's flag, "`--plugins`", names a setting: without its dashes it
+            # would be the word of prose, "storage provider plugins")
+            if 2 <= len(code) <= 60 and code.lower() not in _LITERALS and code[0] != "-":
+                add(code, "identifier", match.start(1))
         if "](" in text:
             for name, at in _named_by_their_pages(text):
                 add(name, "identifier" if "-" in name else "name", at)
