@@ -978,7 +978,11 @@ def test_a_column_naming_where_data_is_kept_states_a_use(scope: Scope) -> None:
         b"| Scenario | Use | Reason |\n"
         b"|---|---|---|\n"
         b"| Helpers in goroutines | Return `error` | `t.Fatalf()` is unsafe |\n"
-        b"| Search Service | Elasticsearch | Full text |\n",
+        b"| Search Service | Elasticsearch | Full text |\n\n"
+        # A setting's values, each with what it does (Tekton's metrics protocol, held out).
+        b"| Value | Description |\n"
+        b"|---|---|\n"
+        b"| `grpc` | Exports via OTLP to the configured Metrics Collector |\n",
         name="services.md",
     )
     assert _triples(scope) == {
