@@ -232,6 +232,34 @@ def test_a_name_in_a_modifier_of_the_verbs_object_is_no_object(scope: Scope) -> 
     }
 
 
+def test_a_line_wrapped_by_hand_is_read_as_one_line(scope: Scope) -> None:
+    """A paragraph wrapped by hand breaks its sentences anywhere ("a `TaskRun`\\nmight use a
+    `PersistentVolumeClaim`", Tekton's docs, held out, gave nothing); such a break is a
+    space. A short line is one of its own: its break still ends what it says."""
+    scope.ingest(
+        b"# Storage\n\n"
+        b"In a more complex system, however, a `TaskRun`\n"
+        b"might use a `PersistentVolumeClaim` which is pre-populated with data.\n\n"
+        b"The Ledger Service\n"
+        b"Calls the Audit Service\n",
+        name="wrapped.md",
+    )
+    assert _triples(scope) == {("TaskRun", "uses", "PersistentVolumeClaim")}
+
+
+def test_a_name_in_code_after_a_word_for_a_datum_is_no_object(scope: Scope) -> None:
+    """ "updates the label `mgr_role`", "reads the key `private`": a datum named in code, no
+    component (held out, Rook); a component named so stays one ("calls the `ledger`
+    service")."""
+    scope.ingest(
+        b"The Rook Operator updates the label `mgr_role` on the pods.\n"
+        b"The Step Runner reads the key `private` from the secret.\n"
+        b"The Cart Keeper calls the `ledger` service.\n",
+        name="data.md",
+    )
+    assert _triples(scope) == {("Cart Keeper", "calls", "ledger")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -77,6 +77,12 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         return []  # "will call this method every `pollingInterval`": the method is called
     if _in_a_modifier(words):
         return []  # "uses annotations on the Go structs": the annotations are used
+    if (
+        words
+        and words[-1] in _DATA_NAMED
+        and text[following[0].start - 1 : following[0].start] == "`"
+    ):
+        return []  # "updates the label `mgr_role`": a datum, named, no component
     if following[0].text.lower() in _PARTS and _OF.match(text, following[0].end):
         # "the v2 API of etcd": etcd, when named; a part of what is not named is no object
         owner = following[1] if len(following) > 1 else None
@@ -152,6 +158,15 @@ _COUNTING_NOUNS = frozenset(
     "one all some any each most many few both none instance instances copy copies version "
     "versions release flavor flavour fork cluster pool fleet availability use combination "
     "mix subset part rest top out".split()  # (and idioms: "on top of", "out of date")
+)
+
+
+# Words for a datum or a setting, before the name in code they give it ("the label
+# `mgr_role`", "the field `spec`", "the key `private`").
+_DATA_NAMED = frozenset(
+    "label labels field fields key keys flag flags option options parameter parameters param "
+    "params annotation annotations setting settings variable variables property properties "
+    "attribute attributes header headers value values argument arguments column columns".split()
 )
 
 

@@ -334,6 +334,7 @@ def sentence_relations(
     places = verbs.verb_places(text)
     before: tuple[int, int] | None = None
     blocks = code_blocks(text)[0] if code is None else code
+    unwrapped = _WRAP.sub(" ", text) if markdown and "\n" in text else text  # (same offsets)
     for start, end in _outside_code(text, sentence_spans(text), blocks):
         sentence = text[start:end]
         if places is None:
@@ -348,7 +349,7 @@ def sentence_relations(
             continue  # a title, not a statement ("## Programmatic use through the API")
         # A link reads as its text: its brackets and target are blanked, offsets kept, so
         # that "The [querier](../querier/) reads from X" has the querier for its subject.
-        read = _as_read(sentence)
+        read = _as_read(unwrapped[start:end])
         names = names_in(read, known)
         if previous is not None:
             found += _pronoun_relations(text, (start, end), previous, known, names, verbs)
@@ -378,3 +379,11 @@ def _as_read(sentence: str) -> str:
     return MARKDOWN_LINK.sub(
         lambda m: " " + m.group(1) + " " * (len(m.group()) - len(m.group(1)) - 1), sentence
     )
+
+
+# A line break inside a paragraph wrapped by hand ("a `TaskRun`\nmight use a
+# `PersistentVolumeClaim`"): after a line of prose long enough to have been wrapped, before
+# a word going on (not a list's item, a table's row, a quote, a label's line), it is a space,
+# as Markdown renders it. A short line is one of its own ("Redis\nKafka"), and its break a
+# clause's end.
+_WRAP = re.compile(r"(?<=[^\n]{30}[\w`),*_])\n(?=[ \t]*[\w`(\[\"“*_])(?![ \t]*[-*+] )")
