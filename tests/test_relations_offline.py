@@ -260,6 +260,23 @@ def test_a_name_in_code_after_a_word_for_a_datum_is_no_object(scope: Scope) -> N
     assert _triples(scope) == {("Cart Keeper", "calls", "ledger")}
 
 
+def test_a_controller_a_plugin_a_driver_are_words_for_components(scope: Scope) -> None:
+    """ "The Kubernetes snapshot controller requires X", "calls the CSI plugin": the
+    controller, the plugin, the driver act and are reached, as a service does (held out,
+    Velero: nothing was read, or "calls CSI")."""
+    scope.ingest(
+        b"The Kubernetes snapshot controller requires a default VolumeSnapshotClass.\n"
+        b"Backups go through Velero. Velero calls the CSI plugin for each volume.\n"
+        b"The external-snapshotter plugin calls the CSI driver.\n",
+        name="kinds.md",
+    )
+    assert _triples(scope) == {
+        ("snapshot controller", "depends-on", "VolumeSnapshotClass"),
+        ("Velero", "calls", "CSI plugin"),
+        ("external-snapshotter plugin", "calls", "CSI driver"),
+    }
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

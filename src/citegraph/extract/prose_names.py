@@ -18,6 +18,7 @@ from .verbs import NOUNS_IN_PHRASES, VERBS
 COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
+    "controller", "plugin", "driver", "provisioner",
 )  # fmt: skip
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
 # what follows "4 GB of" is an amount of a resource ("requires 4 GB of RAM"), not a component.
