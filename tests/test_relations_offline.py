@@ -277,6 +277,18 @@ def test_a_controller_a_plugin_a_driver_are_words_for_components(scope: Scope) -
     }
 
 
+def test_a_word_for_any_component_named_in_code_is_the_word_in_prose(scope: Scope) -> None:
+    """ "contains `endpoint` fields": in code, a field's name; "uses the advertised endpoint" is
+    the ordinary word (held out, Rook); in code in prose it is still what is named."""
+    scope.ingest(
+        b"The Zone Store contains `endpoint` and `region` fields.\n"
+        b"The Rook Operator uses the advertised endpoint for management.\n"
+        b"The Zone Keeper calls `endpoint` directly.\n",
+        name="generic.md",
+    )
+    assert _triples(scope) == {("Zone Keeper", "calls", "endpoint")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -309,6 +309,8 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         # "reads from", "uses the first column to map": the word, wherever else "FROM" or
         # "To" is written as a name
         return True
+    if name in _GENERIC and text[start - 1 : start] != "`":
+        return True  # "`endpoint`" names a field; "the advertised endpoint" is the word
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
         return False
     if written in _GENERIC or written in QUANTIFIERS or written in _DESCRIBING:
