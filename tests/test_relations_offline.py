@@ -304,6 +304,17 @@ def test_a_component_phrase_after_an_indefinite_article_describes_a_kind(scope: 
     assert _triples(scope) == {("Order Keeper", "calls", "payment service")}
 
 
+def test_and_or_lists_and_code_listed_before_a_word_for_what_it_is(scope: Scope) -> None:
+    """ "Redis and/or Valkey" lists both; "the `mon` and/or `all` sections" are sections (held
+    out, Rook: "Mons uses mon"), whatever the code listed with the name."""
+    scope.ingest(
+        b"The Cart Keeper uses Redis and/or Valkey.\n"
+        b"The remaining Mon Daemons use the `mon` and/or `all` sections.\n",
+        name="lists.md",
+    )
+    assert _triples(scope) == {("Cart Keeper", "uses", "Redis"), ("Cart Keeper", "uses", "Valkey")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

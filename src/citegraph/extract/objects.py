@@ -14,11 +14,11 @@ from .prose_names import COMPONENT_WORDS, SAME_THING, Name, ends_in_an_amount
 from .subjects import CLAUSE_WORDS, DETERMINERS
 from .verbs import Stated, VerbTable
 
-# Between two names of a list: a comma or "and"/"or", the kind of the name before it ("the
-# Redis cache and the Spanner database") and the quotes of code (`a`, `b`) aside.
+# Between two names of a list: a comma or "and", "or", "and/or", the kind of the name
+# before it ("the Redis cache and the Spanner database") and the quotes of code aside.
 _KIND = r"(?:\s+(?:" + "|".join(sorted({*COMPONENT_WORDS, *SAME_THING})) + r"))?"
 LIST_JOINER = re.compile(
-    r"`?" + _KIND + r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)\s*(?:the\s+)?`?"
+    r"`?" + _KIND + r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and/or\s+|\s+and\s+|\s+or\s+)\s*(?:the\s+)?`?"
 )
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
@@ -89,8 +89,11 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
         if owner is None or not _OF.fullmatch(text, following[0].end, owner.start):
             return []
         following = following[1:]
-    if _A_PLACE_AFTER.match(text, following[0].end):
-        return []  # "uses the files in the media-service folder": a place, not the object
+    after_listed = _MORE_CODE.match(text, following[0].end)
+    if _A_PLACE_AFTER.match(text, after_listed.end() if after_listed else following[0].end):
+        # "uses the files in the media-service folder": a place, not the object; "the `mon`
+        # and/or `all` sections" (code listed with it, naming nothing)
+        return []
     if len(following) > 1 and _CALLED.fullmatch(text, following[0].end, following[1].start):
         return [following[1]]  # "uses a LoadBalancer service called `istio-ingressgateway`"
     while (
@@ -121,6 +124,12 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
     if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
         return []  # "use raw JSON or YAML files": the files, of either kind
     return listed
+
+
+# More code listed after a name in code, up to the word saying what they all are.
+_MORE_CODE = re.compile(
+    r"(?:`?\s*(?:,\s*(?:and\s+|or\s+)?|\s+and/or\s+|\s+and\s+|\s+or\s+)`[^`\n]+)+`"
+)
 
 
 def _compares(words: list[str]) -> bool:
