@@ -315,6 +315,21 @@ def test_and_or_lists_and_code_listed_before_a_word_for_what_it_is(scope: Scope)
     assert _triples(scope) == {("Cart Keeper", "uses", "Redis"), ("Cart Keeper", "uses", "Valkey")}
 
 
+def test_a_relative_clause_after_a_name_in_code_or_bold_is_the_names(scope: Scope) -> None:
+    """ "the following `Task`, which uses two images named `gcloud` and `docker`": the Task
+    uses them (held out, Tekton: the closing backtick hid the relative clause)."""
+    scope.ingest(
+        b"Consider the following `Task`, which uses two images named `gcloud` and `docker`.\n"
+        b"The **Cart Keeper**, which reads from Redis, is fast.\n",
+        name="relative.md",
+    )
+    assert _triples(scope) == {
+        ("Task", "uses", "gcloud"),
+        ("Task", "uses", "docker"),
+        ("Cart Keeper", "reads", "Redis"),
+    }
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -195,9 +195,10 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     return None
 
 
-# A relative pronoun right after a name, then its clause's verb (an adverb may come between).
+# A relative pronoun right after a name (after its code's or bold's closing marks: "the
+# `Task`, which uses"), then its clause's verb (an adverb may come between).
 _RELATIVE = re.compile(
-    r"\s*,?\s*(?:which|that|who)\s+(?:(?:also|then|now|only|still|directly|usually|often|"
+    r"[`*_]*\s*,?\s*(?:which|that|who)\s+(?:(?:also|then|now|only|still|directly|usually|often|"
     r"in\s+turn)\s+)*",
     re.I,
 )
