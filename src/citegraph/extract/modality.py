@@ -328,8 +328,9 @@ _TO_DO = INSTRUCTIONS - frozenset(
     "update remove delete rename move replace upgrade migrate enable disable".split()
 )
 _INSTRUCTION_OPENING = re.compile(
-    r"[ \t>*+#-]*(?:\d+[.)][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*:?[ \t]+)?([A-Z][a-z]+)[ \t]+"
-    r"(?=[a-z`\[\"“])"
+    r"[ \t>*+#-]*(?:\d+[.)][ \t]+)?(?:\*\*[^*\n]{1,60}\*\*:?[ \t]+)?"
+    r"(?:(?i:next|then|first|finally|now|afterwards|optionally),?[ \t]+)?"  # "Next, create"
+    r"([A-Za-z][a-z]+)[ \t]+(?=[a-z`\[\"“])"
 )
 
 
