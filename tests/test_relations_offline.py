@@ -330,6 +330,23 @@ def test_a_relative_clause_after_a_name_in_code_or_bold_is_the_names(scope: Scop
     }
 
 
+def test_a_controller_watching_resources_reads_them(scope: Scope) -> None:
+    """ "which watches `TaskRun`, `PipelineRun`, and `CustomRun` resources": a controller
+    reads what it watches, and "X resources" are instances of X (held out, Tekton); "Gateway
+    API resource types" are still no object."""
+    scope.ingest(
+        b"Events come from the `events-controller`, which watches `TaskRun` and `PipelineRun`"
+        b" resources.\nThe Snapshot Sidecar only watches for `VolumeSnapshotContent` events.\n"
+        b"The Route Keeper reads Gateway API resource types.\n",
+        name="watch.md",
+    )
+    assert _triples(scope) == {
+        ("events-controller", "reads", "TaskRun"),
+        ("events-controller", "reads", "PipelineRun"),
+        ("Snapshot Sidecar", "reads", "VolumeSnapshotContent"),
+    }
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -238,7 +238,7 @@ _A_PLACE_AFTER = re.compile(
     r"docs|documentation|pages?|sections?|readme|templates?|manifests?|specs?|specifications?|"
     r"schemas?|formats?|definitions?|builds?|syntax|conventions?|tabs?|buttons?|menus?|"
     r"panels?|screens?|dialogs?|widgets?|headers?|clients|handlers?|extensions?|methods?|"
-    r"types?|resources?|fields?|flags?|parameters?|params|attributes?|labels?|annotations?|"
+    r"types?|resource\s+types?|fields?|flags?|parameters?|params|attributes?|labels?|annotations?|"
     r"cookies?|certificates?|credentials?|semantics|applications|apps|namespaces?|"
     r"authentication|authorization|encryption|protocols?)(?![\w-])",
     re.I,

@@ -63,6 +63,8 @@ VERBS: tuple[Verb, ...] = (
         "scrape … from", "scrapes … from", "scraping … from", "queries … from",
         "query … from", "querying … from", "collects … from", "collect … from",
         "collecting … from", "downloads … from", "download … from", "downloading … from",
+        # a controller's ("watches `TaskRun` resources", "watches the API server for ...")
+        "watches", "watches for",
     )),
     *(Verb(p, "writes") for p in (
         "writes to", "write to", "writes … to", "stores … in", "stores … into", "saves … to",
