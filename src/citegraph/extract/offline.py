@@ -61,6 +61,7 @@ _MAX_NAME_WORDS = 6
 
 
 _CAMEL = re.compile(r"[a-z]+[A-Z]\w*")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _DOTTED = re.compile(r"[a-z]{2,}\.[a-z]{2,}")
 
 
@@ -325,7 +326,9 @@ class OfflineExtractor:
                 # param "PRODUCT_NAME" >}}") names nothing the file is about
                 continue
             opens = False
-            if word[0].isupper():
+            # (a capital inside a word, "VolumeAttributesClass", "GitHub", is a name's
+            # wherever it stands, as a sentence's first word too)
+            if word[0].isupper() and _INNER_CAPITAL.search(word) is None:
                 window = text[max(0, start - 8) : start]
                 before = window.rstrip(_BEFORE_A_SENTENCE)
                 # after a sentence's end, or a blank line (a paragraph under a heading or a
