@@ -347,6 +347,28 @@ def test_a_controller_watching_resources_reads_them(scope: Scope) -> None:
     }
 
 
+def test_a_word_with_a_capital_inside_is_a_name_where_a_sentence_opens(scope: Scope) -> None:
+    """ "**Check the version**: VolumeAttributesClass requires Kubernetes": a capital inside a
+    word marks a name wherever it stands (held out, Rook: a recall miss)."""
+    scope.ingest(
+        b"2. **Check the version**: VolumeAttributesClass requires Kubernetes >= v1.34.\n",
+        name="opening.md",
+    )
+    assert _triples(scope) == {("VolumeAttributesClass", "depends-on", "Kubernetes")}
+
+
+def test_the_controller_of_a_kind_is_not_the_kind(scope: Scope) -> None:
+    """ "the `BackupRepository` controller invokes kopia": the controller does, not the
+    resource kind (held out, Velero); a product's controller is a part of the product ("The
+    Argo CD controller uses Redis")."""
+    scope.ingest(
+        b"The `BackupRepository` controller invokes the Kopia Engine.\n"
+        b"The Argo CD controller uses Redis.\n",
+        name="controllers.md",
+    )
+    assert _triples(scope) == {("Argo CD", "uses", "Redis")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

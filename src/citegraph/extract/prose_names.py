@@ -20,6 +20,11 @@ COMPONENT_WORDS = (
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
     "controller", "plugin", "driver", "provisioner",
 )  # fmt: skip
+# Words for a component that acts on or for another: after a name ("the `BackupRepository`
+# controller", "the AWS plugin") they make another component than the one named.
+ACTING_ON = frozenset(
+    "controller controllers plugin plugins provisioner provisioners operator operators".split()
+)
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
 # what follows "4 GB of" is an amount of a resource ("requires 4 GB of RAM"), not a component.
 UNITS = frozenset(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .prose_names import COMPONENT_WORDS, SAME_THING, SUBJECT_PRONOUNS, Name
+from .prose_names import ACTING_ON, COMPONENT_WORDS, SAME_THING, SUBJECT_PRONOUNS, Name
 
 _MAX_SUBJECT_GAP = 60
 # [text](target), or by reference: [text][label], [text][]
@@ -186,6 +186,8 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         words = re.findall(r"[\w'’-]+", gap.lower())
         if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
+        if words and words[0] in ACTING_ON and _a_kind(text, name):
+            return None  # "the `BackupRepository` controller invokes": the controller does
         first = _list_start(text, names, name).start
         if _after_a_preposition(text, first):
             return None  # "the containers in X use Y": the containers do, not X
@@ -284,6 +286,15 @@ _LEADING_VERBS = frozenset({
     "made", "makes", "has", "have", "had", "gets", "got", "takes", "took", "keeps",
     "kept", "sets", "set", "goes", "went",
 })  # fmt: skip
+
+
+def _a_kind(text: str, name: Name) -> bool:
+    """Whether `name` is written as a kind of resource, in code or with a capital inside
+    ("`BackupRepository`", "PipelineRun"), whose controller is another component; a
+    product's ("the Argo CD controller") is a part of it."""
+    return text[name.end : name.end + 1] == "`" or any(
+        a.islower() and b.isupper() for a, b in zip(name.text, name.text[1:], strict=False)
+    )
 
 
 def _modifies_a_noun(next_word: str) -> bool:
