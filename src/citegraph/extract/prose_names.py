@@ -236,7 +236,12 @@ class EarlierNames:
         # Each chunk's names, read when a later chunk asks (most documents are one chunk).
         self._pending: list[dict[str, str]] = []
 
-    def add(self, names: dict[str, str]) -> None:
+    def add(self, names: dict[str, str], text: str = "") -> None:
+        """Keep a chunk's `names` for the later chunks; not a word the chunk (`text`) writes
+        capitalised only as a title's first word ("##### Variable substitution in CEL"): in
+        lower case elsewhere it is the ordinary word ("uses a variable")."""
+        if text and "#" in text:
+            names = {n: k for n, k in names.items() if not _only_opening_a_title(text, n)}
         if names:
             self._pending.append(names)
 
@@ -265,6 +270,32 @@ class EarlierNames:
             if end not in names and end in by_lower
         }
         return {**names, **more} if more else names
+
+
+# A title in sentence case, opening with a word ("## Variable substitution", "# Context").
+_TITLE_OPENING = re.compile(r"[ \t]*#{1,6}[ \t]+\Z")
+
+
+def _only_opening_a_title(text: str, name: str) -> bool:
+    """Whether every place `text` writes the one-word `name` opens a Markdown title in
+    sentence case (a word in lower case after it)."""
+    if not name.isalpha() or not name[:1].isupper() or not name[1:].islower():
+        return False
+    if name.lower() in COMPONENT_WORDS:
+        return False  # "## Frontend setup": "the frontend" is the component
+    at = text.find(name)
+    seen = False
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not joins(text[at - 1])) and (end == len(text) or not joins(text[end])):
+            line_start = text.rfind("\n", 0, at) + 1
+            if not (
+                _TITLE_OPENING.fullmatch(text, line_start, at) and text[end : end + 2][1:].islower()
+            ):
+                return False
+            seen = True
+        at = text.find(name, at + 1)
+    return seen
 
 
 # A carried name as a later chunk writes it: in lower case, or capitalised where a sentence

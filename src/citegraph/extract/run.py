@@ -328,7 +328,8 @@ def _extract_one(
                 earlier,
                 in_code,
             )
-            earlier.add({n: k for n, k in names.items() if n not in in_code} if in_code else names)
+            carried = {n: k for n, k in names.items() if n not in in_code} if in_code else names
+            earlier.add(carried, chunk.text)
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
