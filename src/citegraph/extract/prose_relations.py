@@ -145,15 +145,16 @@ def _a_later_predicate(gap: str, stated: Stated, verbs: VerbTable) -> Stated:
     found first in the `gap` between two names took an object of its own that names nothing
     ("uses local caches and calls the ledger": the ledger is called, not used); else
     `stated`."""
-    for joined in _NEXT_PREDICATE.finditer(gap, stated.end):
-        own_object = gap[stated.end : joined.start()]
-        if not re.search(r"\w", own_object) or re.search(r"[;:.!?()\[\]]", own_object):
-            return stated  # "reads from and writes to X": both take X (see below)
-        later = verbs.stated_relation(gap[joined.end() :])
-        if later is not None and later.start == 0:
-            return Stated(later.type, later.passive, joined.end(), joined.end() + later.end)
+    joined = _NEXT_PREDICATE.search(gap, stated.end)
+    if joined is None:
         return stated
-    return stated
+    own_object = gap[stated.end : joined.start()]
+    if not re.search(r"\w", own_object) or re.search(r"[;:.!?()\[\]]", own_object):
+        return stated  # "reads from and writes to X": both take X (_and_another_verb)
+    later = verbs.stated_relation(gap[joined.end() :])
+    if later is None or later.start != 0:
+        return stated
+    return Stated(later.type, later.passive, joined.end(), joined.end() + later.end)
 
 
 def _and_another_verb(
