@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..text.fences import Spans
 from ..text.sentences import CODE_SPAN
 from .prose_names import joins
-from .prose_relations import Spans
 
 
 def written_only_in_code(text: str, names: Iterable[str], blocks: Spans | None) -> set[str]:

@@ -17,9 +17,8 @@ from .verbs import Stated, VerbTable
 # Between two names of a list: a comma or "and", "or", "and/or", the kind of the name
 # before it ("the Redis cache and the Spanner database") and the quotes of code aside.
 _KIND = r"(?:\s+(?:" + "|".join(sorted({*COMPONENT_WORDS, *SAME_THING})) + r"))?"
-LIST_JOINER = re.compile(
-    r"`?" + _KIND + r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and/or\s+|\s+and\s+|\s+or\s+)\s*(?:the\s+)?`?"
-)
+_JOINER = r"(?:,\s*(?:and\s+|or\s+)?|\s+and/or\s+|\s+and\s+|\s+or\s+)"
+LIST_JOINER = re.compile(r"`?" + _KIND + r"\s*" + _JOINER + r"\s*(?:the\s+)?`?")
 # Between a verb and its object: articles and a few words, no clause break.
 _MAX_OBJECT_GAP = 40
 
@@ -127,9 +126,7 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
 
 
 # More code listed after a name in code, up to the word saying what they all are.
-_MORE_CODE = re.compile(
-    r"(?:`?\s*(?:,\s*(?:and\s+|or\s+)?|\s+and/or\s+|\s+and\s+|\s+or\s+)`[^`\n]+)+`"
-)
+_MORE_CODE = re.compile(r"(?:`?\s*" + _JOINER + r"`[^`\n]+)+`")
 
 
 def _compares(words: list[str]) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..text.fences import Spans, code_blocks
 from ..text.words import STOPWORDS
 from .licence_headers import licence_spans
 from .linked_names import named_by_their_pages
@@ -264,22 +265,22 @@ def _a_sentence_case_title(text: str, start: int, end: int, before: str) -> bool
     if word in COMPONENT_WORDS:
         return False  # "# Frontend service": "the frontend" is the component
     lowered = re.escape(word)
+    blocks: Spans | None = None  # (found once, and only when the word is met in lower case)
     for match in re.finditer(r"(?<![\w-])" + lowered + r"(?![\w-])", text):
-        if not _in_code(text, match.start()):
+        if blocks is None:
+            blocks = code_blocks(text)[0]
+        if not _in_code(text, match.start(), blocks):
             return True  # ("helm install" in a code block is the Helm of "## Helm charts")
     return False
 
 
-def _in_code(text: str, at: int) -> bool:
-    """Whether `at` is inside a fenced code block or a code span (its line's backticks
-    before it are odd in number)."""
+def _in_code(text: str, at: int, blocks: Spans) -> bool:
+    """Whether `at` is inside one of the fenced code `blocks` or a code span (its line's
+    backticks before it are odd in number)."""
     line_start = text.rfind("\n", 0, at) + 1
     if text.count("`", line_start, at) % 2:
         return True
-    return len(_FENCE.findall(text, 0, line_start)) % 2 == 1
-
-
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+    return any(start <= at < end for start, end in blocks)
 
 
 class OfflineExtractor:

@@ -12,6 +12,7 @@ from ..errors import StoreError
 from ..ingest.sources import CONFIGURATION_TYPES
 from ..store.documents import DocumentRepository
 from ..store.entities import EntityRepository
+from ..text.fences import Spans, code_blocks
 from ..values.documents import Chunk, Document
 from ..values.proposals import ExtractionReport, Proposal
 from .acronyms import alias_relations
@@ -39,7 +40,7 @@ from .offline import Extractor
 from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
 from .prose_names import EarlierNames, Names
-from .prose_relations import Spans, code_blocks, sentence_relations
+from .prose_relations import sentence_relations
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .table_relations import table_relations
 from .toml_relations import toml_relations
