@@ -3284,3 +3284,16 @@ def test_a_name_written_only_in_code_is_no_ordinary_word_in_prose(scope: Scope) 
     assert len(chunks) > 5 and b"reads the certificate at" in text[chunks[-1].start_byte :]
     assert _triples(scope) == {("Worker", "writes", "Redis")}
     _assert_located(scope, scope.relations())
+
+
+def test_an_acronym_after_a_demonstrative_is_a_kind(scope: Scope) -> None:
+    """ "This CR is used by Velero": the custom resource named before, "CR" the word for its
+    kind, no component (held out, Velero); a name after "this" is still the name."""
+    scope.ingest(
+        b"The `BackupStorageLocation` tells Velero where backups go. This CR is used by Velero"
+        b" to find the bucket.\n"
+        b"These CRDs are read by the Zone Keeper.\n"
+        b"This Order Keeper calls Redis.\n",
+        name="demonstrative.md",
+    )
+    assert _triples(scope) == {("Order Keeper", "calls", "Redis")}

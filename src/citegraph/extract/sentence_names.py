@@ -109,6 +109,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             and name.text not in _NO_NAMES
             and name.text.lower() not in _ANY_SERVICE
             and not _a_word_of_code(name, code)
+            and not _a_kind_after_a_demonstrative(text, name)
         ):
             kept.append(name)
     return kept
@@ -126,6 +127,23 @@ def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
     return any(
         start < name.start and name.end < end and (start + 1, end - 1) != (name.start, name.end)
         for start, end in code
+    )
+
+
+# "This CR is used by Velero", "these PVCs": an acronym after a demonstrative, no other word
+# of a name after it, is the word for the kind of what was named before, not a component.
+_DEMONSTRATIVE_BEFORE = re.compile(r"(?<![\w-])(?:this|these|those)\s+\Z", re.I)
+_ANOTHER_WORD = re.compile(r"[ \t]+[A-Z0-9]")
+
+
+def _a_kind_after_a_demonstrative(text: str, name: Name) -> bool:
+    word = name.text.removesuffix("s")
+    return (
+        len(word) >= 2
+        and word.isupper()
+        and word.isalpha()
+        and _DEMONSTRATIVE_BEFORE.search(text, max(0, name.start - 8), name.start) is not None
+        and _ANOTHER_WORD.match(text, name.end) is None
     )
 
 
