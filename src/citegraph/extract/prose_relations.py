@@ -139,14 +139,20 @@ def _stated(
 
 # "and" or "but" joining two predicates, an adverb of sequence after it ("and then calls").
 _NEXT_PREDICATE = re.compile(r"\s*,?\s+(?:and|but)\s+(?:(?:then|also|later|finally)\s+)?")
+# An infinitive of purpose after a verb's object ("uses a client in order to read from").
+_PURPOSE = re.compile(r"\s+(?:in\s+order\s+)?to\s+(?=[a-z])")
 
 
 def _a_later_predicate(gap: str, stated: Stated, verbs: VerbTable) -> Stated:
     """The verb phrase of the predicate right before the next name, when the one `stated`
     found first in the `gap` between two names took an object of its own that names nothing
-    ("uses local caches and calls the ledger": the ledger is called, not used); else
-    `stated`."""
+    ("uses local caches and calls the ledger": the ledger is called, not used; "uses map
+    types to pass configurations to Ceph"); else `stated`."""
     joined = _NEXT_PREDICATE.search(gap, stated.end)
+    if joined is None and stated.type == "uses":
+        # "uses map types to pass configurations to Ceph": what is used serves the user's
+        # purpose, and the user does it (where "configures a proxy to send" the proxy would)
+        joined = _PURPOSE.search(gap, stated.end)
     if joined is None:
         return stated
     own_object = gap[stated.end : joined.start()]

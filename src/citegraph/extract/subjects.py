@@ -153,6 +153,16 @@ _CONTROL = re.compile(
     re.I,
 )
 
+# What is used serves its user's purpose, who does what the infinitive says ("X uses map types
+# to pass configurations to Y": X passes them); not so what is configured or required ("X
+# requires a sidecar to connect to Y": the sidecar connects). Only when what is used is named
+# nowhere (the caller checks).
+_USED_FOR = re.compile(
+    r"(?<![\w-])(?:uses|used|leverages|leveraged|employs|employed|utili[sz]es|utili[sz]ed)\s+"
+    r"(?:[\w`'’-]+\s+){1,4}(?:in\s+order\s+)?to\s+\Z",
+    re.I,
+)
+
 
 def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
@@ -160,8 +170,10 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     parentheses or dashes). A verb after "to" (an infinitive) has no subject here, unless
     the verb before "to" passes its own on (_CONTROL: "X is configured to use Y")."""
     if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
-        control = _CONTROL.search(text, max(0, verb_start - 60), verb_start)
-        if control is None:
+        control = _CONTROL.search(text, max(0, verb_start - 60), verb_start) or _USED_FOR.search(
+            text, max(0, verb_start - 80), verb_start
+        )
+        if control is None or any(control.start() < n.start < verb_start for n in names):
             return None
         verb_start = control.start()
     before = [n for n in names if n.end <= verb_start]
