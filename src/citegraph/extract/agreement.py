@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from .coordination import WORD, listed_with
 from .prose_names import Name
-from .subjects import DETERMINERS, WORD, listed_with
+from .subjects import DETERMINERS
 
 # What may stand between a subject and a verb in its base form ("the frontend can call",
 # "X does not use", "X is used to call"): a modal or an auxiliary, "to", a negation.

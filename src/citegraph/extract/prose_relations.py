@@ -28,6 +28,7 @@ from ..text.fences import Spans, code_blocks
 from ..text.sentences import is_heading, sentence_spans
 from ..values.proposals import RelationProposal
 from .agreement import agrees
+from .coordination import MARKDOWN_LINK, OPENING, listed_with
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
 from .objects import LIST_JOINER, objects_after, past_the_objects
@@ -38,13 +39,7 @@ from .prose_names import (
     Names,
 )
 from .sentence_names import names_in
-from .subjects import (
-    MARKDOWN_LINK,
-    OPENING,
-    PRONOUN_LEADS,
-    listed_with,
-    subject_of,
-)
+from .subjects import PRONOUN_LEADS, subject_of
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 _FIRST_WORD = re.compile(r"[\w'’-]+")

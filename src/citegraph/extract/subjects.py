@@ -3,23 +3,26 @@
 The nearest name before the verb, when the words between open no new clause and give the
 verb no other agent ("X also calls Y", not "the X you call") and the name is no preposition's
 object ("the pods of X call Y": the pods do); a name followed by an aside
-("X, written in Go, calls Y"); and the name opening the sentence for a verb coordinated with
-its first predicate ("The chat service serves a web page and forwards questions to the
-agent"); and the names listed with the subject at the sentence's opening, for a plural verb
-("X and Y call Z"). Offsets are character offsets in the sentence.
+("X, written in Go, calls Y"); else the name opening the sentence for a verb coordinated with
+its first predicate (coordination.py). Offsets are character offsets in the sentence.
 """
 
 from __future__ import annotations
 
 import re
 
+from .coordination import (
+    ADVERBS,
+    OPENING,
+    WORD,
+    coordinated_subject,
+    listed_before,
+    opening_name,
+    said_of_one,
+)
 from .prose_names import ACTING_ON, COMPONENT_WORDS, SAME_THING, SUBJECT_PRONOUNS, Name
 
 _MAX_SUBJECT_GAP = 60
-# [text](target), or by reference: [text][label], [text][]
-MARKDOWN_LINK = re.compile(r"\[([^\]\n]{1,80})\](?:\([^)\n]*\)|\[[^\]\n]{0,80}\])")
-# What may come before the name that opens a sentence (a bullet, a heading's marks, an article).
-OPENING = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
 # Between a pronoun subject and its verb: only these ("It also calls", "It does not call");
 # another word makes the pronoun part of a longer subject ("The service mesh sends").
 PRONOUN_LEADS = frozenset({
@@ -115,28 +118,9 @@ def _after_aside(text: str, names: list[Name], verb_start: int) -> Name | None:
     return subject if OPENING.fullmatch(lead) else None
 
 
-# Between two names listed as one subject ("X and Y", "X, Y and Z"), an article aside.
-_SUBJECT_LIST = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:(?:the|a|an)\s+)?`?", re.I)
-_BOTH = re.compile(r"(?:[-*+]\s+|#+\s+)?(?:both\s+)?(?:(?:the|a|an|our)\s+)?", re.I)
-
-
-def _listed_before(text: str, names: list[Name], name: Name) -> list[Name]:
-    """The names of the list `name` ends, before it ("the Web App and the Mobile App", "X, Y
-    and Z"): the last joint is "and" (a comma alone is no list: "Without X, the Y calls")."""
-    listed: list[Name] = []
-    current = name
-    for other in reversed([n for n in names if n.end <= name.start]):
-        joint = _SUBJECT_LIST.fullmatch(text, other.end, current.start)
-        if joint is None or (current is name and "and" not in joint.group().lower()):
-            break
-        listed.insert(0, other)
-        current = other
-    return listed
-
-
 def _list_start(text: str, names: list[Name], name: Name) -> Name:
     """The first name of the list `name` ends, or itself."""
-    listed = _listed_before(text, names, name)
+    listed = listed_before(text, names, name)
     return listed[0] if listed else name
 
 
@@ -231,7 +215,7 @@ def _label(text: str, before: list[Name], verb_start: int) -> Name | None:
     """The name labelling the predicate whose verb is at `verb_start`: the first name of the
     sentence, opening it (after a list's mark, in bold or not), followed by a colon, and the
     verb the first word after it."""
-    first = _opening_name(text, before, verb_start)
+    first = opening_name(text, before, verb_start)
     if first is None or first.text.split()[-1].lower() in _NO_DOER:
         return None
     if first.text.endswith(("ing", "ion")):
@@ -345,7 +329,7 @@ def subject_of(text: str, names: list[Name], verb_start: int) -> Name | None:
     progressive = _PROGRESSIVE.search(text, max(0, verb_start - 30), verb_start) is not None
     if gerund and not progressive and text[verb_start : verb_start + 7].lower() != "calling":
         return None  # "deployed X using Y": whoever deployed used it, not X
-    found = _subject(text, names, verb_start) or _coordinated_subject(text, names, verb_start)
+    found = _subject(text, names, verb_start) or coordinated_subject(text, names, verb_start)
     return _instance_named_before(text, names, found) if found is not None else None
 
 
@@ -372,21 +356,12 @@ def _gerund(text: str, verb_start: int) -> bool:
     return word is not None and word.group().lower().endswith("ing")
 
 
-def _opening_name(text: str, names: list[Name], verb_start: int) -> Name | None:
-    """The first of `names` when it opens the sentence (after a bullet, a heading's marks or
-    an article) and ends before the verb at `verb_start`; else None."""
-    if not names or names[0].end > verb_start:
-        return None
-    lead = text[: names[0].start].lstrip().rstrip("`*")
-    return names[0] if OPENING.fullmatch(lead) else None
-
-
 def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name opening the sentence, when its own verb follows it ("The frontend renders
     pages by calling X") or the gerund is an aside right after it ("The quote service, by
     calling X, prices"); None for a sentence opened otherwise, by an imperative say ("Fix X
     not starting by calling Y", "Generate load by sending...": whoever does it acts)."""
-    first = _opening_name(text, names, verb_start)
+    first = opening_name(text, names, verb_start)
     if first is None or text[first.end :].startswith(("'s", "’s")):
         return None
     after = text[first.end : verb_start]
@@ -396,7 +371,7 @@ def _opening_subject(text: str, names: list[Name], verb_start: int) -> Name | No
         return None  # "Http handlers are responsible for invoking X": the handlers invoke
     if _passive(words):
         return None  # "The ledger is refreshed by calling X": whoever refreshes it calls X
-    return first if aside or _said_of_one(words) else None
+    return first if aside or said_of_one(words) else None
 
 
 # A form of "be" or "get" then a participle: the name is what is acted on, and a gerund after
@@ -411,7 +386,7 @@ def _passive(words: list[str]) -> bool:
     """Whether `words` (after a name) hold a passive: "is refreshed", "gets populated"."""
     for index, word in enumerate(words[:-1]):
         if word in _PASSIVE_AUXILIARIES:
-            following = [w for w in words[index + 1 :] if w not in _ADVERBS]
+            following = [w for w in words[index + 1 :] if w not in ADVERBS]
             if following and (following[0] in _PARTICIPLES or _in_ed(following[0])):
                 return True
     return False
@@ -426,90 +401,3 @@ def _in_ed(word: str) -> bool:
 _NOUN_THEN_VERB = frozenset(
     "are is was were can cannot could may might must should will would do does have has".split()
 )
-
-
-_COORDINATORS = frozenset({"and", "but"})
-# Auxiliaries said of one thing, and adverbs, which may stand before a predicate's verb.
-_SINGULAR = frozenset({
-    "is", "was", "has", "had", "does", "did", "isn't", "wasn't", "hasn't", "hadn't",
-    "doesn't", "didn't", "can", "cannot", "can't", "could", "may", "might", "must", "shall",
-    "should", "will", "won't", "would",
-})  # fmt: skip
-_ADVERBS = frozenset({
-    "also", "then", "now", "only", "still", "directly", "always", "usually", "often",
-    "sometimes", "first", "later", "in", "turn", "not", "never", "just", "again", "even",
-    "already", "thus", "therefore", "instead", "once", "rather", "thereby", "finally",
-    "eventually",
-})  # fmt: skip
-# Between the subject and a coordinated verb: what opens a clause of its own, whose verb the
-# coordinated one may be ("X calls Y, which reads Z and writes to W": Y writes, not X).
-_OWN_CLAUSE = frozenset({
-    "which", "that", "who", "whom", "whose", "where", "when", "while", "because", "if",
-    "so", "unless", "until", "whether", "although", "though", "whereas", "or",
-})  # fmt: skip
-_MAX_PREDICATE = 200
-# A coordinator and what may stand between it and a name that opens the next clause.
-_JOINED = re.compile(
-    r"(?<![\w-])(?:and|but)\s+(?:(?:then|also|so|now)\s+)?(?:(?:the|a|an)\s+)?`?", re.I
-)
-WORD = re.compile(r"[\w'’-]+")  # a word, with its apostrophes and hyphens
-
-
-def _said_of_one(words: list[str]) -> bool:
-    """Whether a predicate opening with `words` agrees with one subject: its first word that
-    is no adverb is a singular auxiliary or a verb in the third person or the past
-    ("provides", "is", "was deployed", "forwarded"). A plural ("clients call") or a noun
-    ("the `main` branch") does not."""
-    for word in words:
-        if word in _SINGULAR:
-            return True
-        if word in _ADVERBS or word.endswith("ly"):
-            continue
-        return word.endswith("ed") or (word.endswith("s") and not word.endswith(("ss", "us")))
-    return False
-
-
-def _coordinated_subject(text: str, names: list[Name], verb_start: int) -> Name | None:
-    """The name opening the sentence, for a verb coordinated with its first predicate: "The
-    chat service serves a page and forwards questions to the agent". Only when every
-    predicate from the name to the verb agrees with one subject and starts after "and" or
-    "but" (a name after one starts a clause of its own), and no word between opens another
-    clause; a list of names as the subject ("X and Y read") is no one name."""
-    first = _opening_name(text, names, verb_start)
-    if first is None:
-        return None
-    middle = MARKDOWN_LINK.sub(r"\1", text[first.end : verb_start])  # a link reads as its text
-    if (
-        len(middle) > _MAX_PREDICATE
-        or re.search(r"[;:!?()\[\]—–]|\.\s|\n[ \t\r\f\v]*\n", middle)
-        or middle.startswith(("'s", "’s"))
-    ):
-        return None
-    words = WORD.findall(middle.lower().replace("`", ""))
-    breaks = [i for i, w in enumerate(words) if w in _COORDINATORS]
-    if not breaks or _OWN_CLAUSE.intersection(words):
-        return None
-    # After the last coordinator only adverbs and auxiliaries, then the verb itself.
-    tail = words[breaks[-1] + 1 :]
-    if not all(w in _ADVERBS or w in _SINGULAR or w.endswith("ly") for w in tail):
-        return None
-    starts = {n.start for n in names}
-    for joined in _JOINED.finditer(text, first.end, verb_start):
-        if joined.end() in starts:
-            return None  # "X calls A and Redis stores B": Redis opens a clause of its own
-    verb_words = WORD.findall(text[verb_start : verb_start + 40].lower())
-    predicates = [words[: breaks[0]]] + [words[i + 1 :] for i in breaks]
-    predicates[-1] = tail + verb_words
-    return first if all(_said_of_one(p) for p in predicates) else None
-
-
-def listed_with(text: str, names: list[Name], subject: Name, verb_start: int) -> list[Name]:
-    """The names listed before `subject` as one subject with it ("The search service and the
-    feed service read from Elasticsearch"): only when the list opens the sentence and the
-    verb agrees with more than one (no third person "-s": "X and Y calls Z" is read as Y's)."""
-    listed = _listed_before(text, names, subject)
-    if not listed or not _BOTH.fullmatch(text[: listed[0].start].lstrip().rstrip("`*")):
-        return []
-    verb = WORD.findall(text[verb_start : verb_start + 40].lower())[:1]
-    plural = bool(verb) and not (verb[0].endswith("s") and not verb[0].endswith(("ss", "us")))
-    return listed if plural else []

@@ -8,11 +8,12 @@ import re
 
 from ..text.sentences import sentence_spans
 from ..values.proposals import RelationProposal
+from .coordination import MARKDOWN_LINK
 from .objects import objects_after
 from .prose_names import COMPONENT_WORDS, SAME_THING, Names
 from .prose_relations import _add
 from .sentence_names import names_in
-from .subjects import MARKDOWN_LINK, PRONOUN_LEADS
+from .subjects import PRONOUN_LEADS
 from .verbs import DEFAULT_VERBS, Stated, VerbTable
 
 
