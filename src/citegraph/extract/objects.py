@@ -10,7 +10,17 @@ from __future__ import annotations
 import re
 
 from ..text.sentences import CODE_SPAN
-from .prose_names import COMPONENT_WORDS, SAME_THING, Name, ends_in_an_amount
+from ..text.words import STOPWORDS
+from .prose_names import (
+    ACTING_ON,
+    COMPONENT_PARTS,
+    COMPONENT_WORDS,
+    RUNNING_THINGS,
+    SAME_THING,
+    VERB_WORDS,
+    Name,
+    ends_in_an_amount,
+)
 from .subjects import CLAUSE_WORDS, DETERMINERS
 from .verbs import Stated, VerbTable
 
@@ -123,6 +133,76 @@ def objects_after(text: str, names: list[Name], after: int) -> list[Name]:
     if len(listed) > 1 and _A_PLACE_AFTER.match(text, listed[-1].end):
         return []  # "use raw JSON or YAML files": the files, of either kind
     return listed
+
+
+def named_objects(text: str, objects: list[Name]) -> list[Name]:
+    """`objects` (a verb's, as objects_after or past_the_objects find them), or none when the
+    last modifies a noun after it: "needs an AWS access key", "reads Ledger entries", "uses
+    Update requests" take the noun phrase, which names no component; so does a list before
+    such a noun ("CPU and Memory data")."""
+    if not objects:
+        return objects
+    after = _WORD_AFTER.match(text, objects[-1].end)
+    if (
+        len(objects) > 1
+        and after is not None
+        and (after.group(1) in VERB_WORDS or after.group(1).endswith(("s", "ed")))
+    ):
+        return objects  # "calls A and B writes to C": B's verb (the caller leaves B out)
+    return [] if _modifies_a_noun(text, objects[-1]) else objects
+
+
+# A word in lower case right after a name (its code's or bold's marks aside).
+_WORD_AFTER = re.compile(r"[`*_]*[ \t]+([a-z][a-z0-9-]*)(?![\w`'’])")
+# Words after an object that leave it the object: what it is ("the Redis database", "the
+# Pyroscope server", "the Grafana Cloud stack", "Kafka v2"), a word of the sentence going on
+# (a preposition, an adverb, a conjunction, a verb of the table) rather than a noun it
+# modifies.
+_STILL_THE_OBJECT = (
+    STOPWORDS | CLAUSE_WORDS | frozenset(COMPONENT_WORDS) | SAME_THING | COMPONENT_PARTS
+    | RUNNING_THINGS | ACTING_ON | frozenset(
+        "via across within without inside outside per behind like unlike instead unless "
+        "whenever although though whereas except plus versus vs etc alone too even already "
+        "ever today first directly always never still later either yet upstream downstream "
+        "next last rather twice soon tomorrow yesterday anymore otherwise afterwards "
+        "servers stack stacks framework frameworks provider providers version versions "
+        "release releases installation installations engine engines platform platforms "
+        "sdk sdks agent agents proxy proxies sidecars collector collectors exporter exporters "
+        "receiver receivers runtime nodes brokers databases caches stores gateways backends "
+        "frontends topics buckets implementation implementations algorithm algorithms "
+        "present available ready".split()
+    )
+)  # fmt: skip
+
+
+_INSTANCES = frozenset("resource resources object objects".split())
+
+
+def _a_kind(text: str, name: Name) -> bool:
+    """Whether `name` is written as a kind: in code, or with a capital inside a word."""
+    return text[name.end : name.end + 1] == "`" or any(
+        a.islower() and b.isupper() for a, b in zip(name.text, name.text[1:], strict=False)
+    )
+
+
+def _modifies_a_noun(text: str, name: Name) -> bool:
+    """Whether the object `name` is followed by a noun it modifies, so that the noun phrase
+    is what the verb takes and names no component: "needs an AWS access key", "uses Update
+    requests", "requires 5 TCP connections", "the CIT name". A word of the sentence going on
+    (see _STILL_THE_OBJECT), an adverb in -ly, a participle in -ing or -ed, is no such noun."""
+    after = _WORD_AFTER.match(text, name.end)
+    if after is None or text[name.end : name.end + 1] == "`":
+        return False  # (what follows a name in code says what it is: sentence_names.py)
+    word = after.group(1)
+    if word in _INSTANCES:
+        # "a Kubernetes Secret resource", "`Lease` objects": instances of a kind; "custom
+        # Kubernetes resources" are a product's, and no component
+        return " " not in name.text and not _a_kind(text, name)
+    return not (
+        word in _STILL_THE_OBJECT
+        or word.endswith(("ly", "ing", "ed"))
+        or re.fullmatch(r"v\d[\w.]*", word) is not None
+    )
 
 
 # More code listed after a name in code, up to the word saying what they all are.

@@ -25,6 +25,14 @@ COMPONENT_WORDS = (
 ACTING_ON = frozenset(
     "controller controllers plugin plugins provisioner provisioners operator operators".split()
 )
+# Words after a name in backticks for what the name is one of, when it is a component
+# ("the `cart` service", "the `redis` container", "the `orders` table").
+RUNNING_THINGS = frozenset(
+    "deployment deployments container containers pod pods app apps application applications "
+    "process processes job jobs module modules component components daemon sidecar "
+    "microservice microservices function functions instance instances image images "
+    "package packages library libraries tool binary".split()
+)
 # Units of measure: after a number ("4 GB", "512Mi", "2 vCPUs") such a word is no name, and
 # what follows "4 GB of" is an amount of a resource ("requires 4 GB of RAM"), not a component.
 UNITS = frozenset(

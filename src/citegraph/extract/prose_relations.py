@@ -31,7 +31,7 @@ from .agreement import agrees
 from .coordination import MARKDOWN_LINK, OPENING, listed_with
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import normalise_name
-from .objects import LIST_JOINER, objects_after, past_the_objects
+from .objects import LIST_JOINER, named_objects, objects_after, past_the_objects
 from .prose_names import (
     COMPONENT_WORDS,
     SAME_THING,
@@ -121,6 +121,7 @@ def _stated(
             if second is not None:
                 objects = objects_after(sentence, names, verb_end + second.end)
                 said = [(objects, stated), (objects, second)]
+        said = [(named_objects(sentence, targets), verb) for targets, verb in said]
         for one in (*listed_with(sentence, names, subject, verb_start), subject):
             clauses += [(one, targets, verb) for targets, verb in said]
     subjects = {subject for subject, _, _ in clauses}

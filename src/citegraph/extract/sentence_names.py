@@ -15,6 +15,7 @@ from .prose_names import (
     GENERIC_ACRONYMS,
     NUMBERS,
     QUANTIFIERS,
+    RUNNING_THINGS,
     VERB_WORDS,
     WORD_AFTER,
     Name,
@@ -181,16 +182,6 @@ def _code(text: str, name: Name) -> bool:
     )
 
 
-# Words after a name in backticks for what the name is one of, when it is a component
-# ("the `cart` service", "the `redis` container", "the `orders` table").
-_RUNNING_THINGS = frozenset(
-    "deployment deployments container containers pod pods app apps application applications "
-    "process processes job jobs module modules component components daemon sidecar "
-    "microservice microservices function functions instance instances image images "
-    "package packages library libraries tool binary".split()
-)
-
-
 def _a_kind_of(text: str, end: int) -> bool:
     """Whether the word after a name in backticks (at `end`) says what kind of thing the
     name is, other than a component: "the `remote` sampler", "the `X-Scope-OrgID` header"
@@ -201,7 +192,7 @@ def _a_kind_of(text: str, end: int) -> bool:
     word = after.group(1)
     return not (
         word in STOPWORDS
-        or word in _RUNNING_THINGS
+        or word in RUNNING_THINGS
         or word in COMPONENT_WORDS
         or word in COMPONENT_PARTS
         or word in VERB_WORDS
