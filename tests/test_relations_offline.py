@@ -3338,3 +3338,17 @@ def test_a_name_modifying_the_noun_after_it_is_no_object(scope: Scope) -> None:
         ("Quote Keeper", "depends-on", "Gateway"),
         ("Price Keeper", "calls", "Kafka"),
     }
+
+
+def test_a_code_block_inside_a_quote_is_code(scope: Scope) -> None:
+    """A fenced block in a blockquote ("> ```text", "> > ```") holds a command's output, not
+    prose: "failed calling webhook" in an error message is no relation (held out,
+    cert-manager: "Failed calls Webhook"); the quote's prose is still read."""
+    scope.ingest(
+        b"# Errors\n\n"
+        b"> The Order Keeper calls the Ledger Service.\n>\n"
+        b"> ```text\n> Internal error: Failed calling Webhook at 10.0.0.1\n> ```\n\n"
+        b"> > ```\n> > Failed calling Webhook again\n> > ```\n",
+        name="quoted.md",
+    )
+    assert _triples(scope) == {("Order Keeper", "calls", "Ledger Service")}

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-# A fence line of Markdown: ``` or ~~~ (three or more), then an info string on an opening one.
-_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.M)
+# A fence line of Markdown: ``` or ~~~ (three or more), then an info string on an opening one;
+# inside a blockquote after its marks ("> ```text", "> > ```").
+_FENCE_LINE = re.compile(r"^[ \t]*(?:>[ \t]*)*(`{3,}|~{3,})([^\n]*)$", re.M)
 
 
 Spans = list[tuple[int, int]]
