@@ -120,7 +120,18 @@ _SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
 # preferred since Y reads from Z": Y does); a condition goes on over it ("if X is down
 # because of load, Y calls Z" is all the condition's).
 _REASON = re.compile(r"\b(?:since|because)\b(?!\s+of\b)", re.I)
-_MODALS = frozenset("may might could would should can must".split())
+# So does a clause of its own after ", and" or ", but": a subject of a few words, then a
+# finite verb ("It is not possible to edit X, and the Billing Service uses Y"); a predicate
+# coordinated after it ("can restart, and read from Y") is still the modal's.
+_NEW_CLAUSE = re.compile(
+    r",\s+(?:and|but|so)\s+(?:[\w`*'’.-]+\s+){1,4}?"
+    r"(?:is|are|was|were|has|have|had|does|do|did|will|[a-z]+[^s\W]s)(?![\w'’-])",
+    re.I,
+)
+_MODALS = frozenset(
+    "may might could would should can must possible possibly likely unlikely probably "
+    "perhaps".split()
+)
 # Negations that are adverbs may cover each predicate coordinated after them ("never reads A
 # and writes B"); one of an auxiliary ends before a finite verb ("does not read A and writes B").
 _ADVERBIAL = frozenset({"never", "no longer", "neither", "nor"})
@@ -153,7 +164,8 @@ class CueTable:
     def compiled(self) -> tuple[tuple[re.Pattern[str], str, bool, bool], ...]:
         """Each cue's pattern, kind, whether its scope ends before a predicate coordinated
         after it (a negation that is no adverb: "does not", "has no", "cannot"), and whether
-        it ends at a reason (_REASON: a negation or a modal verb)."""
+        it ends at a reason or a clause of its own (_REASON, _NEW_CLAUSE: a negation or a
+        modal)."""
         return tuple(
             (
                 _pattern(c.words),
@@ -256,6 +268,7 @@ def _scope_end(
         ends += [m.start() for m in _SOFT_STOPS.finditer(text, start)]
     if reason:
         ends += [m.start() for m in _REASON.finditer(text, start)]
+        ends += [m.start() for m in _NEW_CLAUSE.finditer(text, start)]
     if coordinated is not None:
         ends += [m.start() for m in coordinated.finditer(text, start)]
     return min(ends, default=len(text))
