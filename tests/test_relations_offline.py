@@ -3352,3 +3352,36 @@ def test_a_code_block_inside_a_quote_is_code(scope: Scope) -> None:
         name="quoted.md",
     )
     assert _triples(scope) == {("Order Keeper", "calls", "Ledger Service")}
+
+
+def test_a_timeline_table_lists_no_components(scope: Scope) -> None:
+    """A first column of dates is a timeline's (held out, cert-manager: "| June / July |
+    Publish to cert-manager.io |" read as June / July sending to it); one of services is
+    still read."""
+    scope.ingest(
+        b"| Dates | Action Items |\n"
+        b"|---|---|\n"
+        b"| June / July | Publish to the Order Service |\n\n"
+        b"| Service | Depends on |\n"
+        b"|---|---|\n"
+        b"| Billing Service | Order Service |\n\n"
+        b"The Order Service is here.\n",
+        name="timeline.md",
+    )
+    assert _triples(scope) == {("Billing Service", "depends-on", "Order Service")}
+
+
+def test_an_example_component_and_a_value_used_as_a_datum_are_no_ends(scope: Scope) -> None:
+    """ "The example service uses `kuard`": a service described, none named (held out,
+    cert-manager); "uses `cert-manager.io` as client ID": a value, used as a datum, not a
+    component reached ("uses Redis as a cache" still uses Redis)."""
+    scope.ingest(
+        b"## Deploy an Example Service\n\n"
+        b"The example service uses `kuard`, a demo app.\n"
+        b"A sample service calls the Order Service.\n"
+        b"By default the Billing Service uses `ledger.example.io` as client ID.\n"
+        b"The Billing Service uses `auth-main` as the token name.\n"
+        b"The Billing Service uses Redis as a cache.\n",
+        name="examples.md",
+    )
+    assert _triples(scope) == {("Billing Service", "uses", "Redis")}

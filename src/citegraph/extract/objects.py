@@ -139,9 +139,9 @@ def named_objects(text: str, objects: list[Name]) -> list[Name]:
     """`objects` (a verb's, as objects_after or past_the_objects find them), or none when the
     last modifies a noun after it: "needs an AWS access key", "reads Ledger entries", "uses
     Update requests" take the noun phrase, which names no component; so does a list before
-    such a noun ("CPU and Memory data")."""
-    if not objects:
-        return objects
+    such a noun ("CPU and Memory data"); or when it is used as a datum ("as client ID")."""
+    if not objects or _AS_A_DATUM.match(text, objects[-1].end):
+        return []  # "uses `cert-manager.io` as client ID": a value, no component
     after = _WORD_AFTER.match(text, objects[-1].end)
     if (
         len(objects) > 1
@@ -152,6 +152,13 @@ def named_objects(text: str, objects: list[Name]) -> list[Name]:
     return [] if _modifies_a_noun(text, objects[-1]) else objects
 
 
+# What a name is used as, when that is a datum ("as client ID", "as the token name").
+_AS_A_DATUM = re.compile(
+    r"[`*_]*\s+as\s+(?:(?:an?|the|its|their)\s+)?(?:[\w-]+\s+){0,2}?(?:ids?|names?|keys?|"
+    r"values?|labels?|prefix|suffix|identifiers?|passwords?|usernames?|tokens?|headers?|tags?|"
+    r"strings?|secrets?)(?![\w-])",
+    re.I,
+)
 # A word in lower case right after a name (its code's or bold's marks aside).
 _WORD_AFTER = re.compile(r"[`*_]*[ \t]+([a-z][a-z0-9-]*)(?![\w`'’])")
 # Words after an object that leave it the object: what it is ("the Redis database", "the

@@ -449,7 +449,7 @@ _DESCRIBING = frozenset(
     "main whole entire specific particular respective relevant appropriate individual "
     "existing underlying remaining corresponding following certain given actual real "
     "additional extra further multiple remote local internal external public private global "
-    "custom default primary secondary compatible compliant".split()
+    "custom default primary secondary compatible compliant example sample".split()
 )
 
 

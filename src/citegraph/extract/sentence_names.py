@@ -111,6 +111,7 @@ def names_in(text: str, known: Names) -> list[Name]:
             and name.text.lower() not in _ANY_SERVICE
             and not _a_word_of_code(name, code)
             and not _a_kind_after_a_demonstrative(text, name)
+            and not _a_kind_described(text, name)
         ):
             kept.append(name)
     return kept
@@ -128,6 +129,25 @@ def _a_word_of_code(name: Name, code: list[tuple[int, int]]) -> bool:
     return any(
         start < name.start and name.end < end and (start + 1, end - 1) != (name.start, name.end)
         for start, end in code
+    )
+
+
+def _a_kind_described(text: str, name: Name) -> bool:
+    """Whether `name`, known capitalised as a title writes words ("## Deploy an Example
+    Service") and written here in lower case, is words that describe ("example", "custom",
+    "remote") before a word for a component: a kind, no name ("the Primary Database",
+    capitalised in prose, is one)."""
+    words = name.text.split()
+    if len(words) < 2 or not text[name.start : name.end].islower():
+        return False
+    if names_a_component(words[0]):
+        return False
+    return (
+        all(
+            not names_a_component(w) or w.lower().removesuffix("s") in COMPONENT_WORDS
+            for w in words[1:]
+        )
+        and words[-1].lower().removesuffix("s") in COMPONENT_WORDS
     )
 
 

@@ -30,14 +30,17 @@ def _plain(cell: str) -> str:
 
 # A first column under one of these headers holds no components, so its rows state no
 # relations: "| Language | Persistence |" says Go is written against MySQL, not that Go uses it;
-# "| Value | Description |" lists a setting's values ("| `grpc` | Exports via OTLP to ... |").
+# "| Value | Description |" lists a setting's values ("| `grpc` | Exports via OTLP to ... |");
+# "| Dates | Action Items |" a timeline's.
 _NO_COMPONENTS_COLUMN = frozenset(
     "language languages runtime framework frameworks platform platforms version versions os "
     "technology technologies tech stack tool tools library libraries package packages license "
     "licence setting settings variable variables option options parameter parameters flag "
     "flags field fields property properties key keys metric metrics environment environments "
     "env var vars stage stages profile profiles overlay overlays tier tiers phase phases step "
-    "steps value values scenario scenarios case cases mode modes choice choices".split()
+    "steps value values scenario scenarios case cases mode modes choice choices date dates "
+    "time times when day days week weeks month months year years quarter quarters milestone "
+    "milestones deadline deadlines timeline period periods".split()
 )
 
 
