@@ -3319,8 +3319,8 @@ def test_a_name_modifying_the_noun_after_it_is_no_object(scope: Scope) -> None:
     """ "needs an AWS access key", "uses Update requests", "requires 5 TCP connections": the
     noun phrase is what the verb takes, and it names no component (held out, cert-manager
     and etcd: 10 wrong lines); a word for what the name is ("the Redis database"), an
-    instance of a kind ("a Kubernetes Secret resource"), an adjective after it ("present")
-    or an adverb leave the name the object."""
+    instance of a kind ("a Kubernetes Secret resource"), its configuration, an adjective
+    after it ("present") or an adverb leave the name the object."""
     scope.ingest(
         b"The Zone Keeper needs an AWS access key to sign requests.\n"
         b"The Order Keeper uses Update requests to change records.\n"
@@ -3329,10 +3329,12 @@ def test_a_name_modifying_the_noun_after_it_is_no_object(scope: Scope) -> None:
         b"The Cart Keeper calls the Redis database.\n"
         b"The Ledger Writer loads a key from a Kubernetes Secret resource.\n"
         b"The Quote Keeper relies on an existing Gateway present on the cluster.\n"
-        b"The Price Keeper calls Kafka directly.\n",
+        b"The Price Keeper calls Kafka directly.\n"
+        b"The Stock Keeper uses your existing Ingress configuration.\n",
         name="modifiers.md",
     )
     assert _triples(scope) == {
+        ("Stock Keeper", "uses", "Ingress"),
         ("Cart Keeper", "calls", "Redis"),
         ("Ledger Writer", "reads", "Kubernetes Secret"),
         ("Quote Keeper", "depends-on", "Gateway"),
