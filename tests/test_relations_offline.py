@@ -3387,3 +3387,25 @@ def test_an_example_component_and_a_value_used_as_a_datum_are_no_ends(scope: Sco
         name="examples.md",
     )
     assert _triples(scope) == {("Billing Service", "uses", "Redis")}
+
+
+def test_contacting_obtaining_integrating_and_building_on_are_in_the_verb_table(
+    scope: Scope,
+) -> None:
+    """Phrasings the tenth held-out review's recall sample used (Traefik, cert-manager):
+    "contacts", "obtains … from", "integrates with", "builds on"; SQL's words name nothing,
+    so "INSERT INTO contacts VALUES" states no call."""
+    scope.ingest(
+        b"The Order Keeper periodically contacts the Ledger Service.\n"
+        b"The Cart Keeper obtains prices from the Price Service.\n"
+        b"The Stock Keeper integrates with Kafka for its events.\n"
+        b"The Hub Gateway builds on the Ledger Service.\n\n"
+        b"INSERT INTO contacts VALUES (1, 'x');\n",
+        name="verbs.md",
+    )
+    assert _triples(scope) == {
+        ("Order Keeper", "calls", "Ledger Service"),
+        ("Cart Keeper", "reads", "Price Service"),
+        ("Stock Keeper", "uses", "Kafka"),
+        ("Hub Gateway", "depends-on", "Ledger Service"),
+    }

@@ -168,9 +168,11 @@ def _a_kind_after_a_demonstrative(text: str, name: Name) -> bool:
     )
 
 
-# Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing.
+# Written like names, naming none: HTTP methods ("How POST writes flow"), a cell's nothing,
+# SQL's words ("INSERT INTO contacts VALUES": the table is no verb between two names).
 _NO_NAMES = frozenset(
-    "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null".split()
+    "GET POST PUT PATCH DELETE HEAD OPTIONS None N/A NA TBD TODO Nil Null INSERT INTO VALUES "
+    "SELECT FROM WHERE UPDATE SET JOIN".split()
 )
 
 

@@ -34,14 +34,16 @@ VERBS: tuple[Verb, ...] = (
         "communicating with", "interacts with", "interact with", "interacting with",
         "forward … to", "forwarding … to", "route … to", "routing … to", "proxy … to",
         "proxying … to", "delegate … to", "delegating … to", "binds to", "bind to",
-        "binding to",
+        "binding to", "contacts", "contact", "contacting", "requesting … from",
+        "request … from",
     )),
     *(Verb(p, "calls", passive=True) for p in (
         "is called by", "are called by", "is invoked by", "is queried by",
     )),
     *(Verb(p, "depends-on") for p in (
         "depends on", "depend on", "relies on", "rely on", "requires", "require",
-        "needs", "is backed by", "is built on", "depending on", "relying on",
+        "needs", "is backed by", "is built on", "depending on", "relying on", "builds on",
+        "build on", "building on",
         # a requirement stated as a noun (NOUNS_IN_PHRASES): "requires (read) access to the
         # Object Store"
         "requires access to", "require access to", "needs access to", "need access to",
@@ -51,7 +53,7 @@ VERBS: tuple[Verb, ...] = (
     *(Verb(p, "depends-on", passive=True) for p in ("is required by", "is needed by")),
     *(Verb(p, "uses") for p in (
         "uses", "use", "is using", "makes use of", "made use of", "make use of", "leverages",
-        "using",
+        "using", "integrates with", "integrate with", "integrating with",
     )),
     *(Verb(p, "uses", passive=True) for p in ("is used by", "are used by")),
     *(Verb(p, "reads", passive=True) for p in ("is consumed by", "are consumed by")),
@@ -63,6 +65,7 @@ VERBS: tuple[Verb, ...] = (
         "scrape … from", "scrapes … from", "scraping … from", "queries … from",
         "query … from", "querying … from", "collects … from", "collect … from",
         "collecting … from", "downloads … from", "download … from", "downloading … from",
+        "obtains … from", "obtain … from", "obtaining … from",
         # a controller's ("watches `TaskRun` resources", "watches the API server for ...")
         "watches", "watches for",
     )),
