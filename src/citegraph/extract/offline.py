@@ -473,11 +473,19 @@ def _without_shouting(text: str, words: list[Scanned]) -> list[Scanned]:
     return [(s, e, w, None if i in shouted else k, o) for i, (s, e, w, k, o) in enumerate(words)]
 
 
+_OPENERS = frozenset("since unlike although though whereas unless upon despite via per".split())
+
+
 def _flush(text: str, run: list[Word], add: Callable[[str, str, int], None]) -> None:
     """A run of capitalised words (joined by spaces and connectors) as one name: without
-    leading stopwords, and not longer than a name gets."""
+    leading stopwords or words opening a clause ("Since Jaeger v2 is", "Unlike CyberArk
+    Certificate Manager"), and not longer than a name gets."""
     first, words = 0, len(run)
-    while first < words and run[first][2].lower() in STOPWORDS and not _acronym(run[first]):
+    while (
+        first < words
+        and (run[first][2].lower() in STOPWORDS or run[first][2].lower() in _OPENERS)
+        and not _acronym(run[first])
+    ):
         first += 1
     for word in run[first:]:
         if not _acronym(word):

@@ -175,6 +175,9 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         return before[-1]  # "the Cart Service, which reads from Redis": the Cart Service reads
     for name in reversed(before):
         gap = text[name.end : verb_start]
+        version = _VERSION.match(gap)
+        if version is not None:
+            gap = gap[version.end() :]  # "Rancher 2.x requires": Rancher, in that version
         if len(gap) > _MAX_SUBJECT_GAP or re.search(r"[.;:!?\n()\[\]—–→]|->|=>", gap):
             return None  # (an aside before the verb was read above)
         if gap.startswith(("'s ", "’s ")):
@@ -191,6 +194,10 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
             return None  # "Creating multi-platform builds requires X": the creating does
         return name if "," not in gap and _leaves_the_subject(words) else None
     return None
+
+
+# A version after a name ("Rancher 2.x", "etcd v3", "Traefik v3.6.2"): still the name.
+_VERSION = re.compile(r"[ \t]+v?\d+(?:\.(?:\d+|x))*\+?(?=[ \t])", re.I)
 
 
 # A relative pronoun right after a name (after its code's or bold's closing marks: "the
