@@ -25,6 +25,7 @@ from ..text.fences import Spans, code_blocks
 from ..text.words import STOPWORDS
 from .licence_headers import licence_spans
 from .linked_names import named_by_their_pages
+from .lowercase_names import names_opening_sentences
 from .modality import DEFAULT_CUES, CueTable
 from .name_scan import SOFTWARE_SUFFIXES, words_worth_a_look
 from .prose_names import COMPONENT_WORDS, a_unit_at
@@ -429,6 +430,8 @@ class OfflineExtractor:
             # would be the word of prose, "storage provider plugins")
             if 2 <= len(code) <= 60 and code.lower() not in _LITERALS and code[0] != "-":
                 add(code, "identifier", match.start(1))
+        for name, at in names_opening_sentences(text):
+            add(name, "identifier" if "-" in name else "name", at)
         if "](" in text:
             for name, at in named_by_their_pages(text):
                 add(name, "identifier" if "-" in name else "name", at)
