@@ -3440,7 +3440,7 @@ def test_a_name_in_lower_case_opening_a_sentence_as_its_subject(scope: Scope) ->
         b"The Config Keeper stores its state in etcd.\n\n"
         b"k6 is a load testing tool. The Load Runner calls k6 nightly.\n\n"
         b"deleting messages requires the Ledger Service.\n\n"
-        b"v2 uses the Order Service.\n",
+        b"v2 uses the Order Service.\n\n- data is read from the Order Service.\n",
         name="lower.md",
     )
     assert _triples(scope) == {

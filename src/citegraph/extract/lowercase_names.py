@@ -1,5 +1,6 @@
 """Names written in lower case by their makers ("etcd", "k6", "pprof", "containerd"): English
-capitalises a sentence's first word, so a word in lower case opening a sentence, as the
+capitalises a sentence's first word, so a word in lower case opening a paragraph (sentences.py
+ends no sentence before a word in lower case; a list's items are often written so), as the
 subject of a verb, is a name spelled so. Offsets are character offsets in the text."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..text.fences import code_blocks
+from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS
 from .verbs import VERBS
 
@@ -16,12 +18,12 @@ from .verbs import VERBS
 _FINITE = sorted(
     {v.phrase.split()[0] for v in VERBS if not v.passive and v.phrase.split()[0].endswith("s")}
     | set(
-        "is are was were has have can cannot will does should must may also provides "
+        "is are was were has have can cannot will does should must may also now then still "
+        "provides "
         "supports exposes runs implements offers keeps creates allows lets".split()
     )
 )
-_OPENING_SUBJECT = re.compile(
-    r"(?:\A|\n[ \t]*\n[ \t]*|(?<=[.!?])[ \t]+)"  # a paragraph's or a sentence's start
+_SUBJECT_AT = re.compile(
     r"([a-z][a-z0-9+_-]*[a-z0-9])"
     r"(?:[ \t]+v?\d+(?:\.(?:\d+|x))*)?"  # its version ("etcd v3 uses")
     r"[ \t]+(?:" + "|".join(_FINITE) + r")(?![\w'’-])"
@@ -30,20 +32,21 @@ _VERSION_WORD = re.compile(r"v\d")
 
 
 def names_opening_sentences(text: str) -> list[tuple[str, int]]:
-    """Words in lower case opening a paragraph or a sentence of `text` as a verb's subject,
+    """Words in lower case opening a sentence of `text` (sentences.py) as a verb's subject,
     outside fenced code: no stopword, no verb in -ing, no version ("v2 addresses")."""
-    if not any(c.islower() for c in text[:1]) and "\n\n" not in text and ". " not in text:
-        return []
-    blocks = code_blocks(text)[0] if ("```" in text or "~~~" in text) else []
+    blocks: list[tuple[int, int]] | None = None
     found: list[tuple[str, int]] = []
-    for match in _OPENING_SUBJECT.finditer(text):
-        word, start = match.group(1), match.start(1)
-        if (
-            word in STOPWORDS
-            or word.endswith("ing")
-            or _VERSION_WORD.match(word)
-            or any(a <= start < b for a, b in blocks)
-        ):
+    for start, _end in sentence_spans(text):
+        if not text[start].islower() or text[text.rfind("\n", 0, start) + 1 : start].strip():
+            continue  # (a list's item or a heading: "- data is cached" is said in lower case)
+        match = _SUBJECT_AT.match(text, start)
+        if match is None:
             continue
-        found.append((word, start))
+        word = match.group(1)
+        if word in STOPWORDS or word.endswith("ing") or _VERSION_WORD.match(word):
+            continue
+        if blocks is None:
+            blocks = code_blocks(text)[0] if ("```" in text or "~~~" in text) else []
+        if not any(a <= start < b for a, b in blocks):
+            found.append((word, start))
     return found
