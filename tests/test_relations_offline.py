@@ -3463,3 +3463,14 @@ def test_a_capitalised_name_in_lower_case_after_a_or_some_is_the_common_noun(
         name="glossary.md",
     )
     assert _triples(scope) == {("Client", "calls", "Order Service")}
+
+
+def test_a_phrase_gap_holds_no_infinitive(scope: Scope) -> None:
+    """ "Raft requests the replica to restore from the snapshot" (held out, etcd): the
+    replica is asked to restore, and the "from" is its verb's, not "requests … from"."""
+    scope.ingest(
+        b"The Raft Node requests the Replica Store to restore from the Snapshot Store.\n"
+        b"The Order Keeper requests prices from the Price Service.\n",
+        name="gaps.md",
+    )
+    assert _triples(scope) == {("Order Keeper", "calls", "Price Service")}

@@ -115,7 +115,9 @@ def _compile(phrase: str) -> re.Pattern[str]:
     pattern = ""
     for word in phrase.split():
         if word == "…":
-            pattern += r"(?:[\w'’-]+\s+){0," + str(_GAP_WORDS) + "}?"
+            # (no "to": "requests the replica to restore from the snapshot" asks the replica
+            # to do something, the "from" is its verb's)
+            pattern += r"(?:(?!to\s)[\w'’-]+\s+){0," + str(_GAP_WORDS) + "}?"
         else:
             pattern += re.escape(word) + r"\s+"
     pattern = pattern.removesuffix(r"\s+")
