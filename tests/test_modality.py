@@ -232,3 +232,43 @@ def test_the_offline_reader_reads_the_fixture_as_the_cues_say(scope: Scope) -> N
     # with one on an instruction after "Next,"; 83 of 116 with four on a clause of its own
     # after ", and")
     assert found >= 83, found
+
+
+def test_a_section_under_a_heading_of_plans_is_planned(scope: Scope) -> None:
+    """ "Proposed features for future releases" over "learner only receives data from
+    leader" (held out, etcd's design notes, a setext heading): what the section states is
+    planned; the section after the next heading is not; a hypothetical stays so."""
+    scope.ingest(
+        b"# Ledger\n\nThe Ledger Service writes to the Archive Store.\n\n"
+        b"Proposed features for future releases\n--------------------------------------\n\n"
+        b"The Ledger Service reads from the Replica Store.\n\n"
+        b"The Ledger Service may call the Audit Service.\n\n"
+        b"## Roadmap\n\n| Service | Publishes to |\n|---|---|\n| Ledger Service | Kafka |\n\n"
+        b"## Today\n\nThe Ledger Service calls the Price Service.\n",
+        name="design.md",
+    )
+    read = {(r.source, r.target): r.modality for r in scope.relations() if not r.weak}
+    assert read == {
+        ("Ledger Service", "Archive Store"): "actual",
+        ("Ledger Service", "Replica Store"): "planned",
+        ("Ledger Service", "Audit Service"): "hypothetical",
+        ("Ledger Service", "Kafka"): "planned",
+        ("Ledger Service", "Price Service"): "actual",
+    }
+
+
+def test_a_planned_section_goes_on_into_the_next_chunks(scope: Scope) -> None:
+    """The heading of plans is read in an earlier chunk than the statement under it."""
+    filler = b"The archive keeps every ledger of the harbour since 1821, twice over. " * 60
+    scope.ingest(
+        b"## Roadmap\n\n" + filler + b"\n\nThe Ledger Service reads from the Replica Store.\n\n"
+        b"## Today\n\n" + filler + b"\n\nThe Ledger Service calls the Price Service.\n",
+        name="roadmap.md",
+    )
+    chunks = list(scope.chunks(next(iter(scope.documents())).id))
+    assert len(chunks) > 2  # (the headings and the statements in different chunks)
+    read = {(r.source, r.target): r.modality for r in scope.relations() if not r.weak}
+    assert read == {
+        ("Ledger Service", "Replica Store"): "planned",
+        ("Ledger Service", "Price Service"): "actual",
+    }

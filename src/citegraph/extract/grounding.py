@@ -19,7 +19,8 @@ from .mentions import (
     normalise_name,
     shape_type,
 )
-from .modality import DEFAULT_CUES, CueTable, assess
+from .modality import DEFAULT_CUES, CueTable, Modality, assess
+from .sections import in_a_planned_section
 
 MAX_EVIDENCE_BYTES = 600
 # An end of a relation that no proposed entity names gets this type.
@@ -44,6 +45,7 @@ def ground(
     fallback_type: str | None = None,
     kept: set[Statement] | None = None,
     cues: CueTable = DEFAULT_CUES,
+    heading: str | None = None,
 ) -> None:
     """Add what holds to `rows` (mentions) and `relations`; count what does not in `report`.
     `siblings`: texts near this chunk (the chunk before it, and the two joined), to tell a
@@ -51,7 +53,8 @@ def ground(
     (not-in-source). `known`: types of names already found in the chunk (the offline layer),
     `mentioned`: entity keys whose mention in this chunk is already stored; `kept`: the
     relations (ends, type, start byte) already kept from this chunk; `cues`: what negation
-    and modality are read from."""
+    and modality are read from; `heading`: the last heading of the document's earlier
+    chunks (sections.py)."""
     if _unreadable(proposal, report):
         return
     folded = FoldedText(chunk.text)
@@ -112,6 +115,10 @@ def ground(
             continue
         # Negated, hypothetical or planned: stored as such, never as a plain dependency.
         polarity, modality = assess(evidence.text, tuple(spans), cues)
+        if modality is Modality.ACTUAL and in_a_planned_section(
+            chunk.text, evidence.start_char, cues, heading
+        ):
+            modality = Modality.PLANNED  # under "## Proposed features": what is to be
         # One statement, one relation; a sentence that says it and its negation holds both.
         same = (ends[0][0], ends[1][0], relation.type, evidence.start_byte, polarity.value,
                 modality.value)  # fmt: skip

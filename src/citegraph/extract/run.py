@@ -41,6 +41,7 @@ from .prefetch import Prefetch, Read, ReadFailed, Reading
 from .properties_relations import properties_relations
 from .prose_names import EarlierNames, Names
 from .prose_relations import sentence_relations
+from .sections import last_heading
 from .structural import DocumentText, StructuralRelation, ground_structural
 from .table_relations import table_relations
 from .toml_relations import toml_relations
@@ -299,6 +300,7 @@ def _extract_one(
     open_fence: str | None = None  # a Markdown code block open where the chunk starts
     configuration = document.media_type in CONFIGURATION_TYPES
     earlier = EarlierNames()  # what the document's chunks read so far named
+    heading: str | None = None  # the last heading of the chunks read so far
     for chunk in chunks_of(document):
         if configuration:  # its prose: a line's words, a comment apart
             code = not_prose(chunk.text, document.media_type)
@@ -328,9 +330,11 @@ def _extract_one(
                 configuration,
                 earlier,
                 in_code,
+                heading,
             )
             carried = {n: k for n, k in names.items() if n not in in_code} if in_code else names
             earlier.add(carried, chunk.text)
+        heading = (last_heading(chunk.text) if not configuration else None) or heading
         structure.add(chunk, names, batch.rows.mentions[before:])
         if spending.on_chunk is not None:
             spending.on_chunk(len(chunk.text.encode()))
@@ -354,12 +358,13 @@ def _prose_relations(
     configuration: bool = False,
     earlier: EarlierNames | None = None,
     in_code: set[str] | None = None,
+    heading: str | None = None,
 ) -> None:
     """Relations stated in the chunk's sentences and table rows, and the acronyms it defines,
     grounded like any other (`code`: the chunk's code blocks, from `code_blocks`, or what of
     a `configuration` file is not prose, from `not_prose`; `earlier`: names the document's
     earlier chunks hold; `in_code`: names the chunk writes only in code, found only as
-    spelled there)."""
+    spelled there; `heading`: the earlier chunks' last heading)."""
     verbs = cues.verbs
     verb = verbs.any_verb(chunk.text)
     aliases = alias_relations(chunk.text)
@@ -388,6 +393,7 @@ def _prose_relations(
             earlier.types_of(proposed, names) if earlier is not None else names,
             mentioned,
             cues=cues,
+            heading=heading,
         )
 
 

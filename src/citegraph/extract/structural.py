@@ -22,6 +22,7 @@ from ..values.proposals import DropReason, ExtractionReport
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import MentionRows, entity_key, mention_row
 from .modality import DEFAULT_CUES, CueTable, Modality, Polarity, assess
+from .sections import in_a_planned_section
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,8 @@ def relation_row(
         if text is there and evidence.start <= e.start and e.end <= evidence.end
     )
     polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
+    if modality is Modality.ACTUAL and in_a_planned_section(there.text, evidence.start, cues):
+        modality = Modality.PLANNED  # a table or a diagram under "## Roadmap"
     if relation.modality is not None:
         modality = Modality(relation.modality)
     if relation.polarity is not None:

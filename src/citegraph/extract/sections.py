@@ -1,0 +1,38 @@
+"""The section a statement stands in: a heading that says its section is a plan ("Proposed
+features for future releases", "## Roadmap") makes what the section states planned, though
+each sentence of it is written in the present ("learner only receives data from leader")."""
+
+from __future__ import annotations
+
+import re
+
+from .modality import CueTable
+
+# A Markdown heading: "## Title", or a line over a line of "=" or "-" (setext).
+_HEADING = re.compile(
+    r"^[ \t]{0,3}#{1,6}[ \t]+(?P<atx>[^\n]+)$"
+    r"|^(?P<setext>[^\n]*\w[^\n]*)\n[ \t]{0,3}(?:=+|-{2,})[ \t]*$",
+    re.M,
+)
+
+
+def in_a_planned_section(
+    text: str, at: int, cues: CueTable, heading_before: str | None = None
+) -> bool:
+    """Whether the character `at` of `text` lies under a heading holding a cue of a plan
+    (the cue table's "planned" words: "proposed", "roadmap", "upcoming", ...): the last
+    heading before it in `text`, else `heading_before` (the text's earlier chunks' last)."""
+    heading = last_heading(text, at) or heading_before
+    if heading is None:
+        return False
+    return any(kind == "planned" and p.search(heading) for p, kind, _, _ in cues.compiled)
+
+
+def last_heading(text: str, end: int | None = None) -> str | None:
+    """The text of the last heading of `text` (before `end`), or None."""
+    if "#" not in text and "\n-" not in text and "\n=" not in text:
+        return None
+    heading = None
+    for match in _HEADING.finditer(text, 0, len(text) if end is None else end):
+        heading = match.group("atx") or match.group("setext")
+    return heading
