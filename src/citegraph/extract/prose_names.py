@@ -18,7 +18,7 @@ from .verbs import NOUNS_IN_PHRASES, VERBS
 COMPONENT_WORDS = (
     "service", "services", "database", "db", "queue", "cache", "api", "server", "gateway",
     "broker", "bucket", "cluster", "store", "topic", "worker", "backend", "frontend",
-    "controller", "plugin", "driver", "provisioner",
+    "controller", "plugin", "driver", "provisioner", "webhook",
 )  # fmt: skip
 # Words for a component that acts on or for another: after a name ("the `BackupRepository`
 # controller", "the AWS plugin") they make another component than the one named.
