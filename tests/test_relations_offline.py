@@ -3488,3 +3488,14 @@ def test_a_webhook_is_a_component(scope: Scope) -> None:
         ("Order Service", "calls", "ledger webhook"),
         ("ledger webhook", "calls", "Audit Service"),
     }
+
+
+def test_a_name_before_a_participle_and_a_noun_is_no_subject(scope: Scope) -> None:
+    """ "some Kubebuilder derived projects may depend on `cainjector`" (held out,
+    cert-manager): the projects depend, not Kubebuilder; "X, deployed on Y, calls" is X's."""
+    scope.ingest(
+        b"Some Ledger Service derived projects may depend on the Audit Service.\n"
+        b"The Order Service, deployed on Kubernetes, calls the Price Service.\n",
+        name="participles.md",
+    )
+    assert _triples(scope) == {("Order Service", "calls", "Price Service")}

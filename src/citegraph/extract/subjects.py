@@ -185,6 +185,8 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
         words = re.findall(r"[\w'’-]+", gap.lower())
         if words and _modifies_a_noun(words[0]):
             return None  # "The `main` branch uses...": the branch does, not main
+        if len(words) > 1 and _in_ed(words[0]) and _modifies_a_noun(words[1]):
+            return None  # "some Kubebuilder derived projects depend on": the projects do
         if words and words[0] in ACTING_ON and _a_kind(text, name):
             return None  # "the `BackupRepository` controller invokes": the controller does
         first = _list_start(text, names, name).start
