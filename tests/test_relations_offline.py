@@ -3499,3 +3499,20 @@ def test_a_name_before_a_participle_and_a_noun_is_no_subject(scope: Scope) -> No
         name="participles.md",
     )
     assert _triples(scope) == {("Order Service", "calls", "Price Service")}
+
+
+def test_a_component_word_after_a_name_ending_in_a_generic_acronym_is_the_names(
+    scope: Scope,
+) -> None:
+    """ "the Kubernetes API server calls the cert-manager webhook" (held out, cert-manager,
+    read as "Kubernetes API"): the server is named by all three words; "the Kubernetes API"
+    alone is still that name."""
+    scope.ingest(
+        b"The Kubernetes API server calls the Ledger Service.\n"
+        b"The Kubernetes API calls the Audit Service.\n",
+        name="servers.md",
+    )
+    assert _triples(scope) == {
+        ("Kubernetes API server", "calls", "Ledger Service"),
+        ("Kubernetes API", "calls", "Audit Service"),
+    }

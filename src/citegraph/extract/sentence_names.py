@@ -97,6 +97,7 @@ def names_in(text: str, known: Names) -> list[Name]:
                 found.append(Name(phrase, start, match.end()))
     if described:
         found = [n for n in found if not _a_word_of(n, described)]
+    found = [_with_its_component_word(text, n) for n in found]
     found.sort(key=lambda n: (n.start, -(n.end - n.start)))
     code = [m.span() for m in CODE_SPAN.finditer(text)] if "`" in text else []
     kept: list[Name] = []
@@ -115,6 +116,20 @@ def names_in(text: str, known: Names) -> list[Name]:
         ):
             kept.append(name)
     return kept
+
+
+# A word for a component right after a name ending in a generic acronym ("the Kubernetes API
+# server", "the Jaeger UI service"): the component is the name's, named by both.
+_COMPONENT_WORD_AFTER = re.compile(r" (?:" + "|".join(COMPONENT_WORDS) + r")(?![\w-])")
+
+
+def _with_its_component_word(text: str, name: Name) -> Name:
+    if name.text.rsplit(" ", 1)[-1] not in GENERIC_ACRONYMS or " " not in name.text:
+        return name
+    word = _COMPONENT_WORD_AFTER.match(text, name.end)
+    if word is None:
+        return name
+    return Name(text[name.start : word.end()], name.start, word.end())
 
 
 def _a_word_of(name: Name, described: list[tuple[int, int]]) -> bool:
