@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .diagram_steps import a_step
 from .structural import Located, StructuralRelation
 from .verbs import DEFAULT_VERBS, VerbTable
 
@@ -252,11 +253,18 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
                 position = match.start("b")
                 continue
             ends = [_node(text, offset, match, side, labels, ambiguous) for side in ("a", "b")]
+            if any(
+                match.group(s) in decisions or a_step(e.text)
+                for s, e in zip("ab", ends, strict=True)
+            ):
+                # a decision ("Has more pages?") or a step ("Get next page") of a process,
+                # drawn as a flowchart: no component, and its arrows relate none
+                position = match.start("b")
+                continue
             label = match.group("la") or match.group("lb") or match.group("lc")
             evidence = _line(text, offset, match.start(), match.end())
-            # A branch ("-->|No|", or any arrow out of a decision) is taken in some runs only:
-            # its answer is no negation of the arrow.
-            branch = match.group("a") in decisions or (label or "").strip().lower() in _ANSWERS
+            # A branch ("-->|No|") is taken in some runs only: its answer is no negation.
+            branch = (label or "").strip().lower() in _ANSWERS
             drawn_as = ("affirmed", "hypothetical") if branch else (None, None)
             kind = _kind(None if branch else label, verbs)
             targets = [(ends[1], match.end(), match.group("b"))]
@@ -264,6 +272,7 @@ def _mermaid(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[S
             while (more := _M_ALSO.match(block, targets[-1][1], line.end())) is not None:
                 shown = _node(text, offset, more, "n", labels, ambiguous)
                 targets.append((shown, more.end(), more.group("n")))
+            targets = [t for t in targets if t[2] not in decisions and not a_step(t[0].text)]
             for target, end, key in targets:
                 if key in unnamed:
                     continue

@@ -1,0 +1,58 @@
+"""What a flowchart's node label says it is: a component ("Trace Storage", "OTel Collector",
+"`fake.Clientset`"), or a step or a state of a process ("Get next page", "1. Resource
+Annotations", "external-dns computes plan", "DNS records updated", "services from Cluster
+A"): a flowchart of a process draws no components, and its arrows relate none."""
+
+from __future__ import annotations
+
+import re
+
+from .prose_names import COMPONENT_WORDS, RUNNING_THINGS, SAME_THING
+from .verbs import INSTRUCTIONS
+
+# Verbs that open a step ("Get next page", "Return cached zones"), besides the instructions
+# to a reader (verbs.py).
+_STEP_VERBS = INSTRUCTIONS | frozenset(
+    "get return initialize init match compute fetch send write call parse validate wait "
+    "retry fail exit skip poll process handle emit publish store load save list watch filter "
+    "reject accept generate sign iterate loop resolve lookup look query compare merge split "
+    "sort scan collect push pull append register notify mark reload restart resync".split()
+)
+_OPENERS = frozenset("if when while for each until unless else".split())
+_COMPONENTS = (
+    frozenset(COMPONENT_WORDS)
+    | SAME_THING
+    | RUNNING_THINGS
+    | frozenset("balancer manager agent proxy scheduler engine bus registry".split())
+)
+# Words inside a label that make it a phrase about something, not a name: a preposition, a
+# verb in -ing or -ed ("Service running with updated receivers", "DNS records updated").
+_PREPOSITIONS = frozenset(
+    "from with for of to in on into under over via by through without between per".split()
+)
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_NUMBERED = re.compile(r"\s*\d+[.)]\s")
+
+
+def a_step(label: str) -> bool:
+    """Whether a flowchart node's `label` (its shown line) is a step, a decision or a state
+    of a process rather than a component: a question; a verb opening it, or "If", "For
+    each"; a step's number ("1. Resource Annotations"); a preposition, or a word in -ing or
+    -ed, after its first word in lower case."""
+    text = label.strip(" \t`*_\"'")
+    if text.endswith("?") or _NUMBERED.match(text):
+        return True
+    words = _WORD.findall(text)
+    if not words:
+        return False
+    first = words[0].lower()
+    if first in _OPENERS:
+        return True
+    if first in _STEP_VERBS and len(words) > 1 and words[1].islower():
+        # "Get next page", "Create paginator"; not "Query Frontend", nor "load balancer"
+        # (a word for a component after it)
+        return words[1] not in _COMPONENTS
+    return any(
+        w in _PREPOSITIONS or (w.islower() and len(w) > 4 and w.endswith(("ing", "ed")))
+        for w in words[1:]
+    )
