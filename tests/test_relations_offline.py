@@ -3532,7 +3532,7 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         b'    D --> E["For each zone in page"]\n'
         b'    E --> F["DNS records updated"]\n'
         b'    F --> G["1. Resource Annotations"]\n'
-        b'    G --> H(services from Cluster A)\n```\n\n'
+        b"    G --> H(services from Cluster A)\n```\n\n"
         b"# Read path\n\n```mermaid\nflowchart LR\n"
         b"    Q[Query Frontend] --> L[load balancer]\n"
         b"    L --> S[(Trace Storage)]\n```\n",
