@@ -1223,8 +1223,8 @@ sequenceDiagram
 def test_a_sequence_diagram_states_its_requests_not_its_replies(scope: Scope) -> None:
     scope.ingest(SEQUENCE, name="order-flow.md")
     relations = [r for r in scope.relations() if not r.weak]
+    # (an actor is a person, no component: "actor U as Shopper"; "participant User" too)
     assert {(r.source, r.type, r.target) for r in relations} == {
-        ("Shopper", "calls", "Frontend"),
         ("Frontend", "calls", "Checkout Service"),  # participants shown by their labels
         ("Checkout Service", "calls", "PaymentService"),
         ("Checkout Service", "sends-to", "Mailer"),  # an asynchronous message
@@ -1334,8 +1334,7 @@ def test_a_plantuml_sequence_diagram_states_its_requests_not_its_replies(scope: 
     scope.ingest(PLANTUML_SEQUENCE, name="order-flow-puml.md")
     relations = [r for r in scope.relations() if not r.weak]
     assert {(r.source, r.type, r.target) for r in relations} == {
-        ("Shopper", "calls", "Checkout Service"),  # a message without a verb is a request
-        ("Checkout Service", "calls", "PaymentService"),
+        ("Checkout Service", "calls", "PaymentService"),  # (the actor, a person: none)
         ("Checkout Service", "sends-to", "Mailer"),  # a thin arrow: asynchronous
         ("Checkout Service", "reads", "StockDB"),  # the message's words state the relation
     }  # the dashed replies state no dependency
@@ -3533,12 +3532,21 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         b'    E --> F["DNS records updated"]\n'
         b'    F --> G["1. Resource Annotations"]\n'
         b"    G --> H(services from Cluster A)\n```\n\n"
+        b"# Election\n\n```mermaid\nflowchart LR\n"
+        b"    A[Start Leader Election] --> B[Replica X Becomes Leader]\n"
+        b"    B --> C[kubelet restarts pod]\n"
+        b'    R["fa:fa-server Replica 1"] -->|Poll| K["fa:fa-lock Lock Store"]\n```\n\n'
         b"# Read path\n\n```mermaid\nflowchart LR\n"
         b"    Q[Query Frontend] --> L[load balancer]\n"
-        b"    L --> S[(Trace Storage)]\n```\n",
+        b"    L --> S[(Trace Storage)]\n```\n\n"
+        b"```mermaid\nsequenceDiagram\n    participant User\n    participant K8s as Kubernetes API\n"
+        b"    User->>K8s: kubectl apply -f service.yaml\n    K8s->>S: reads the zones\n```\n",
         name="zones.md",
     )
+    # (a Font Awesome icon in a label shows no name; a person, "participant User", is none)
     assert _triples(scope) == {
+        ("Replica 1", "flows-to", "Lock Store"),
         ("Query Frontend", "flows-to", "load balancer"),
         ("load balancer", "flows-to", "Trace Storage"),
+        ("Kubernetes API", "reads", "S"),
     }

@@ -16,7 +16,8 @@ _STEP_VERBS = INSTRUCTIONS | frozenset(
     "get return initialize init match compute fetch send write call parse validate wait "
     "retry fail exit skip poll process handle emit publish store load save list watch filter "
     "reject accept generate sign iterate loop resolve lookup look query compare merge split "
-    "sort scan collect push pull append register notify mark reload restart resync".split()
+    "sort scan collect push pull append register notify mark reload restart resync trigger "
+    "become elect acquire release renew".split()
 )
 _OPENERS = frozenset("if when while for each until unless else".split())
 _COMPONENTS = (
@@ -31,6 +32,8 @@ _PREPOSITIONS = frozenset(
     "from with for of to in on into under over via by through without between per".split()
 )
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
+# Font Awesome's icons in a label ("fa:fa-server Replica 1"): no words of it.
+ICON = re.compile(r"\bfab?:fa-[\w-]+\s*")
 _NUMBERED = re.compile(r"\s*\d+[.)]\s")
 
 
@@ -39,7 +42,7 @@ def a_step(label: str) -> bool:
     of a process rather than a component: a question; a verb opening it, or "If", "For
     each"; a step's number ("1. Resource Annotations"); a preposition, or a word in -ing or
     -ed, after its first word in lower case."""
-    text = label.strip(" \t`*_\"'")
+    text = ICON.sub("", label).strip(" \t`*_\"'")
     if text.endswith("?") or _NUMBERED.match(text):
         return True
     words = _WORD.findall(text)
@@ -48,11 +51,22 @@ def a_step(label: str) -> bool:
     first = words[0].lower()
     if first in _OPENERS:
         return True
-    if first in _STEP_VERBS and len(words) > 1 and words[1].islower():
-        # "Get next page", "Create paginator"; not "Query Frontend", nor "load balancer"
-        # (a word for a component after it)
-        return words[1] not in _COMPONENTS
+    if first in _STEP_VERBS and len(words) > 1:
+        # "Get next page", "Start Leader Election"; not "Query Frontend", "load balancer"
+        # (a word for a component closing it)
+        return words[-1].lower() not in _COMPONENTS
     return any(
-        w in _PREPOSITIONS or (w.islower() and len(w) > 4 and w.endswith(("ing", "ed")))
-        for w in words[1:]
+        w in _PREPOSITIONS
+        or (w.islower() and len(w) > 4 and w.endswith(("ing", "ed")))
+        or (index + 1 < len(words) and _a_finite_verb(w))  # "kubelet restarts pod"
+        for index, w in enumerate(words)
+        if index > 0
+    )
+
+
+def _a_finite_verb(word: str) -> bool:
+    """A step's verb in the third person ("restarts", "fixes", "Becomes")."""
+    lowered = word.lower()
+    return lowered.endswith("s") and (
+        lowered[:-1] in _STEP_VERBS or (lowered.endswith("es") and lowered[:-2] in _STEP_VERBS)
     )

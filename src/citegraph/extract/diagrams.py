@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .diagram_steps import a_step
+from .diagram_steps import ICON, a_step
 from .structural import Located, StructuralRelation
 from .verbs import DEFAULT_VERBS, VerbTable
 
@@ -80,6 +80,11 @@ _P_ALIAS = re.compile(
     r"^[ \t]*(?:component|node|database|queue|actor|participant|rectangle|interface|cloud|"
     r"boundary|entity|control|collections|package|storage|usecase)[ \t]+"
     r"(?:\"(?P<l1>[^\"\n]+)\"|\[(?P<l2>[^\]\n]+)\])[ \t]+as[ \t]+(?P<id>[\w.]+)",
+    re.M,
+)
+_P_ACTOR = re.compile(
+    r"^[ \t]*actor[ \t]+(?:\"(?P<l>[^\"\n]+)\"|:(?P<c>[^:\n]+):|(?P<n>[\w.]+))"
+    r"(?:[ \t]+as[ \t]+(?P<id>[\w.]+))?",
     re.M,
 )
 # What only a PlantUML sequence diagram says, and what only a component diagram declares.
@@ -201,11 +206,22 @@ _OPERATION = re.compile(
 )
 
 
+# Participants that are people ("participant User"), as Mermaid's `actor` draws them.
+_PEOPLE = frozenset(
+    "user users end user developer developers admin administrator customer customers person "
+    "human you me operator (human)".split()
+)
+
+
 def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[StructuralRelation]:
     written: dict[str, Located] = {}
+    people: set[str] = set()  # an actor, a person: no component
     for participant in _S_PARTICIPANT.finditer(block):
         group = "label" if participant.group("label") else "id"
         written.setdefault(participant.group("id"), _at(text, offset, *participant.span(group)))
+        shown = (participant.group("label") or participant.group("id")).strip().lower()
+        if participant.group().lstrip().startswith("actor") or shown in _PEOPLE:
+            people.add(participant.group("id"))
     ambiguous = _shared_first_lines(written)
     labels = {key: _shown_line(label, ambiguous) for key, label in written.items()}
     exchange = _Exchange()
@@ -216,6 +232,8 @@ def _sequence(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[
         arrow = match.group("arrow")
         if arrow.startswith("<<"):
             continue  # both ways: no direction of dependency
+        if match.group("a") in people or match.group("b") in people:
+            continue  # "User->>K8s: kubectl apply": a person acts, no component
         a, b = (labels.get(match.group(s), _at(text, offset, *match.span(s))) for s in "ab")
         if a.text == b.text:
             continue  # a message to itself ("M->>M: Update the index") relates nothing
@@ -382,6 +400,9 @@ def _first_line(label: Located) -> Located:
     kept = kept.split("\n", 1)[0]
     lead = len(kept) - len(kept.lstrip(" \t`*_"))
     kept = kept.strip(" \t`*_")
+    icon = ICON.match(kept)  # "fa:fa-server Replica 1": the icon shows no name
+    if icon is not None and icon.end() < len(kept):
+        lead, kept = lead + icon.end(), kept[icon.end() :]
     if not kept:
         return label
     return Located(kept, label.start + lead, label.start + lead + len(kept))
@@ -400,6 +421,10 @@ def _plantuml(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[
         group = "l1" if alias.group("l1") else "l2"
         labels[alias.group("id")] = _at(text, offset, *alias.span(group))
     sequence = bool(_P_SEQUENCE.search(block)) and not _P_COMPONENTS.search(block)
+    people = {
+        m.group("id") or m.group("n") or m.group("l") or m.group("c")
+        for m in _P_ACTOR.finditer(block)
+    }
     exchange = _Exchange()
     for line in re.finditer(r"[^\n]+", block):
         if sequence and exchange.block(line.group()):
@@ -414,7 +439,11 @@ def _plantuml(text: str, offset: int, block: str, verbs: VerbTable) -> Iterator[
         if sequence and "<" in style and ">" in style:
             continue  # both ways: no direction of dependency
         a, b = (_unquoted(text, offset, match.span(s)) for s in ("a", "b"))
+        if {a.text, b.text} & people:
+            continue  # an actor is a person, no component
         a, b = labels.get(a.text, a), labels.get(b.text, b)
+        if a.text.lower() in _PEOPLE or b.text.lower() in _PEOPLE:
+            continue
         if a.text == b.text:
             continue  # a message to itself relates nothing
         if arrow.startswith("<"):
