@@ -3539,7 +3539,8 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         b"# Read path\n\n```mermaid\nflowchart LR\n"
         b"    Q[Query Frontend] --> L[load balancer]\n"
         b"    L --> S[(Trace Storage)]\n```\n\n"
-        b"```mermaid\nsequenceDiagram\n    participant User\n    participant K8s as Kubernetes API\n"
+        b"```mermaid\nsequenceDiagram\n    participant User\n"
+        b"    participant K8s as Kubernetes API\n"
         b"    User->>K8s: kubectl apply -f service.yaml\n    K8s->>S: reads the zones\n```\n",
         name="zones.md",
     )
