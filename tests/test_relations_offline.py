@@ -3551,3 +3551,15 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         ("load balancer", "flows-to", "Trace Storage"),
         ("Kubernetes API", "reads", "S"),
     }
+
+
+def test_a_version_or_a_kind_in_code_after_a_modifier_ends_the_phrase(scope: Scope) -> None:
+    """ "uses the v1alpha2 API" (held out, external-dns, read as uses API): a generic acronym
+    after a version is that version's; "sends the changes to a DNS `Provider`": the name in
+    code after a name is the one meant, not DNS."""
+    scope.ingest(
+        b"The Order Keeper still uses the v1alpha2 API for older clients.\n"
+        b"The Plan Keeper sends the changes to a DNS `Provider`, which applies them.\n",
+        name="phrases.md",
+    )
+    assert _triples(scope) == {("Plan Keeper", "sends-to", "Provider")}

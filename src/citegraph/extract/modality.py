@@ -107,7 +107,8 @@ _PSEUDO = _any_of(PSEUDO_CUES)
 
 _MONTH = re.compile(r"(?<![\w'’])May(?=\s+\d)")  # "since May 2021", "on May 3": a month
 
-# Where a cue's scope ends. A negation ends at a comma too ("X does not retry, and calls Y");
+# Where a cue's scope ends. A negation ends at a comma or a dash too ("X does not retry, and
+# calls Y", "No configuration is required — X reads Y");
 # a condition or a plan covers the clause after its comma ("if X, checkout calls Y").
 _HARD_STOPS = re.compile(
     r"[;!?]|\.(?!\w)|:(?!\d)|\n[ \t\r]*\n|\b(but|however|whereas|although|though|instead)\b",
@@ -115,7 +116,7 @@ _HARD_STOPS = re.compile(
 )  # a blank line too: a heading's cue ("## Cart (deprecated)") ends with the heading; a
 # colon between digits is a time's ("between 00:00:00 and 01:00:00 UTC"), and a dot inside
 # a name ("db.command"), no clause's end
-_SOFT_STOPS = re.compile(r",|\b(which|that|who|while|and then)\b", re.I)
+_SOFT_STOPS = re.compile(r",|[—–]|\s-\s|\b(which|that|who|while|and then)\b", re.I)
 # A reason in a clause of its own ends a modal's or a negation's scope ("X should be
 # preferred since Y reads from Z": Y does); a condition goes on over it ("if X is down
 # because of load, Y calls Z" is all the condition's).

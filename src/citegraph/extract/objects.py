@@ -235,7 +235,7 @@ _PARTS = frozenset(
 _OF = re.compile(r"\s+of\s+(?:the\s+|an?\s+)?")
 # Between two names, the first modifying the second ("AWS S3"). (A possessive's owner stays
 # the object: "Prometheus's `reload` endpoint" is Prometheus's part, not a component.)
-_MODIFIES = re.compile(r"[ \t]+")
+_MODIFIES = re.compile(r"[ \t]+`?")
 # A kind, then the name of the one meant: "a LoadBalancer service called `istio-ingress`".
 _CALLED = re.compile(r"\s+(?:[\w-]+\s+)?(?:called|named)\s+`?")
 

@@ -239,7 +239,7 @@ def _a_kind_of(text: str, end: int) -> bool:
 
 # Acronyms for a kind of thing: after a modifier in lower case they end a longer noun phrase
 # ("the Jaeger query API", "the orders DB", "the admin UI"), not a name of their own.
-_WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z-]*) \Z")
+_WORD_JUST_BEFORE = re.compile(r"(?<![\w-])([a-z][a-z0-9-]*) \Z")
 _TWO_WORDS_BEFORE = re.compile(r"([\w'’-]+) +[a-z][a-z-]* \Z")
 
 
