@@ -161,6 +161,15 @@ SENTENCES = [
     # A negation's scope ends at a dash (held-out, Kyverno: "No additional policy
     # configuration is required — Kyverno reads `spec.imagePullSecrets`").
     ("No extra setting is required — the Cart Service reads from the Archive Store.", "Cart Service", "Archive Store", A, ACT),
+    # Telling a component what to do (held-out, external-dns: "describes how to configure
+    # ExternalDNS to use the Contour HTTPProxy source"): the component does it; an instruction,
+    # a procedure ("how to") or a purpose is hypothetical, a file's doing is actual.
+    ("Configure the Billing Service to call the Ledger Service.", "Billing Service", "Ledger Service", A, HYP),
+    ("To configure the Node.js Agent to send data to the Ledger Service, set its address.", "Node.js Agent", "Ledger Service", A, HYP),
+    ("This guide describes how to configure the Billing Service to use the Ledger Service.", "Billing Service", "Ledger Service", A, HYP),
+    ("The config file configures the Billing Service to use the Ledger Service.", "Billing Service", "Ledger Service", A, ACT),
+    ("Let's create an account to allow the Billing Service to call the Ledger Service.", "Billing Service", "Ledger Service", A, HYP),
+    ("Let's explore how the Billing Service reads from the Ledger Service.", "Billing Service", "Ledger Service", A, ACT),
 ]  # fmt: skip
 
 
@@ -233,8 +242,9 @@ def test_the_offline_reader_reads_the_fixture_as_the_cues_say(scope: Scope) -> N
     # "eventually"; 73 of 104 with one on a dot inside a name; 76 of 108 with four on an
     # instruction opening the sentence; 79 of 111 with three on a reason's clause; 80 of 112
     # with one on an instruction after "Next,"; 83 of 116 with four on a clause of its own
-    # after ", and"; 84 of 117 with one on a dash)
-    assert found >= 84, found
+    # after ", and"; 84 of 117 with one on a dash; 90 of 123 with six on telling a
+    # component what to do and on "let's")
+    assert found >= 90, found
 
 
 def test_a_section_under_a_heading_of_plans_is_planned(scope: Scope) -> None:

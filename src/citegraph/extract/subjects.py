@@ -148,12 +148,35 @@ _USED_FOR = re.compile(
 )
 
 
+# A verb whose object does what the infinitive after it says ("configure ExternalDNS to use
+# the Contour source", "allows the Frontend to call"), right before the object.
+_TELLING = re.compile(
+    r"(?<![\w-])(?:configur(?:e|es|ed|ing)|tell(?:s|ing)?|told|instruct(?:s|ed|ing)?|"
+    r"allow(?:s|ed|ing)?|enabl(?:e|es|ed|ing)|set(?:s|ting)?\s+up|point(?:s|ed|ing)?)\s+"
+    r"(?:the\s+|your\s+|an?\s+)?[`*_]*\Z",
+    re.I,
+)
+_TO_BEFORE = re.compile(r"[`*_]*\s+to\s+\Z", re.I)
+
+
+def _told_to(text: str, names: list[Name], verb_start: int) -> Name | None:
+    """The name a verb of telling takes right before the infinitive at `verb_start`."""
+    before = [n for n in names if n.end <= verb_start]
+    if not before or not _TO_BEFORE.fullmatch(text, before[-1].end, verb_start):
+        return None
+    told = before[-1]
+    return told if _TELLING.search(text, max(0, told.start - 40), told.start) else None
+
+
 def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
     """The name the verb at `verb_start` is said of: the nearest one before it separated
     only by a few words that open no new clause, or one followed by an aside (in commas,
     parentheses or dashes). A verb after "to" (an infinitive) has no subject here, unless
     the verb before "to" passes its own on (_CONTROL: "X is configured to use Y")."""
     if re.search(r"(?<![\w-])to\s*$", text[:verb_start], re.I):
+        told = _told_to(text, names, verb_start)
+        if told is not None:
+            return told  # "configure ExternalDNS to use Contour": ExternalDNS uses it
         control = _CONTROL.search(text, max(0, verb_start - 60), verb_start) or _USED_FOR.search(
             text, max(0, verb_start - 80), verb_start
         )
