@@ -196,6 +196,7 @@ def test_an_amount_of_a_resource_is_no_component(scope: Scope) -> None:
         b"The search service requires at least 4 GB of RAM.\n"
         b"The indexer uses 2 vCPUs of the node pool.\n"
         b"The cart service uses 512Mi of memory. The builder requires 4Gb of RAM.\n"
+        b"You should configure the Builder to use 4   GB of RAM.\n"
         b"The ingest service reads 100 MB of data from S3.\n"
         b"The report service uses GB as its unit and calls the ledger service.\n",
         name="sizing.md",

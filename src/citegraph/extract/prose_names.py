@@ -51,13 +51,11 @@ VERB_WORDS = frozenset(w for v in VERBS for w in v.phrase.lower().split()) - NOU
 
 def a_unit_at(text: str, start: int, word: str) -> bool:
     """Whether `word`, written at `start` in `text`, is a unit of measure: one of UNITS right
-    after a number, directly or after one space ("4 GB", "512Mi")."""
+    after a number, directly or after spaces ("4 GB", "512Mi", "4   GB")."""
     if word not in UNITS:
         return False
-    before = text[max(0, start - 2) : start]
-    return bool(before) and (
-        before[-1].isdigit() or (before[-1] in " \u00a0" and before[:1].isdigit())
-    )
+    before = text[max(0, start - 6) : start].rstrip(" \u00a0")
+    return bool(before) and before[-1].isdigit()
 
 
 def ends_in_an_amount(gap: str) -> bool:
