@@ -3468,9 +3468,11 @@ def test_a_capitalised_name_in_lower_case_after_a_or_some_is_the_common_noun(
 
 def test_a_phrase_gap_holds_no_infinitive(scope: Scope) -> None:
     """ "Raft requests the replica to restore from the snapshot" (held out, etcd): the
-    replica is asked to restore, and the "from" is its verb's, not "requests … from"."""
+    replica is asked to restore, and the "from" is its verb's, not "requests … from"; nor is
+    "requests from the Kubelet" a verb (held out, containerd: the requests come from it)."""
     scope.ingest(
         b"The Raft Node requests the Replica Store to restore from the Snapshot Store.\n"
+        b"The Cri Plugin handles all Cri Service requests from the Kubelet.\n"
         b"The Order Keeper requests prices from the Price Service.\n",
         name="gaps.md",
     )

@@ -173,8 +173,9 @@ _VERB_AFTER_A_NOUN = re.compile(
     r"flow|pass|get|stay|remain|complete|finish|include|contain)(?![\w'’-])",
     re.I,
 )
-# "calls" followed by where they come from or go between is the noun: "proxies Store API
-# calls from Thanos Query to the front end", "calls between services are retried".
+# "calls" or "requests" followed by where they come from or go between is the noun: "proxies
+# Store API calls from Thanos Query to the front end", "handles all CRI service requests from
+# the Kubelet", "calls between services are retried".
 _CALLS_FROM = re.compile(r"\s+(?:from|between|per)(?![\w-])", re.I)
 # A phrase ending in "to" followed by a lowercase word and a determiner: "to" opens an
 # infinitive, not where something goes ("configuring Linkerd proxies to emit an HTTP access
@@ -293,8 +294,10 @@ class VerbTable:
                 and _VERB_AFTER_A_NOUN.match(between, match.start() + len(first)) is not None
             ):
                 continue  # a plural noun before its verb ("reads are served from")
-            if first.lower() == "calls" and _CALLS_FROM.match(between, match.start() + len(first)):
-                continue  # the calls, from somewhere: no verb
+            if first.lower() in ("calls", "requests") and _CALLS_FROM.match(
+                between, match.start() + len(first)
+            ):
+                continue  # the calls or requests, from somewhere: no verb
             if verb.phrase.endswith(" to") and _INFINITIVE_AFTER.match(between, match.end()):
                 continue  # "to emit an ...": an infinitive, no destination
             if not first.lower().endswith("ing") and _PREPOSITION_BEFORE.search(
