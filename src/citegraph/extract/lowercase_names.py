@@ -1,14 +1,14 @@
 """Names written in lower case by their makers ("etcd", "k6", "pprof", "containerd"): English
-capitalises a sentence's first word, so a word in lower case opening a paragraph (sentences.py
-ends no sentence before a word in lower case; a list's items are often written so), as the
-subject of a verb, is a name spelled so. Offsets are character offsets in the text."""
+capitalises a sentence's first word, so a word in lower case opening a paragraph (a sentence
+inside one opens in lower case only after an abbreviation; a list's items are often written
+so, and are left out), as the subject of a verb, is a name spelled so. Offsets are character
+offsets in the text."""
 
 from __future__ import annotations
 
 import re
 
 from ..text.fences import code_blocks
-from ..text.sentences import sentence_spans
 from ..text.words import STOPWORDS
 from .verbs import VERBS
 
@@ -29,16 +29,24 @@ _SUBJECT_AT = re.compile(
     r"[ \t]+(?:" + "|".join(_FINITE) + r")(?![\w'’-])"
 )
 _VERSION_WORD = re.compile(r"v\d")
+# A line opening in lower case (spaces aside), and a Markdown heading's line.
+_LINE_IN_LOWER_CASE = re.compile(r"^[ \t]*([a-z])", re.M)
+_HEADING_LINE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 
 
 def names_opening_sentences(text: str) -> list[tuple[str, int]]:
-    """Words in lower case opening a sentence of `text` (sentences.py) as a verb's subject,
-    outside fenced code: no stopword, no verb in -ing, no version ("v2 addresses")."""
+    """Words in lower case opening a paragraph of `text` (after a blank line or a heading's
+    line, or opening the text) as a verb's subject, outside fenced code: no stopword, no verb
+    in -ing, no version ("v2 addresses")."""
     blocks: list[tuple[int, int]] | None = None
     found: list[tuple[str, int]] = []
-    for start, _end in sentence_spans(text):
-        if not text[start].islower() or text[text.rfind("\n", 0, start) + 1 : start].strip():
-            continue  # (a list's item or a heading: "- data is cached" is said in lower case)
+    for opening in _LINE_IN_LOWER_CASE.finditer(text):
+        start = opening.start(1)
+        line_start = opening.start()
+        if line_start > 0:
+            previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+            if previous.strip() and not _HEADING_LINE.match(previous):
+                continue  # a line going on (a paragraph wrapped by hand)
         match = _SUBJECT_AT.match(text, start)
         if match is None:
             continue
