@@ -11,7 +11,7 @@ from .modality import CueTable
 # A Markdown heading: "## Title", or a line over a line of "=" or "-" (setext).
 _HEADING = re.compile(
     r"^[ \t]{0,3}#{1,6}[ \t]+(?P<atx>[^\n]+)$"
-    r"|^(?P<setext>[^\n]*\w[^\n]*)\n[ \t]{0,3}(?:=+|-{2,})[ \t]*$",
+    r"|^(?P<setext>[^\n]+)\n[ \t]{0,3}(?:=+|-{2,})[ \t]*$",
     re.M,
 )
 
@@ -34,5 +34,7 @@ def last_heading(text: str, end: int | None = None) -> str | None:
         return None
     heading = None
     for match in _HEADING.finditer(text, 0, len(text) if end is None else end):
-        heading = match.group("atx") or match.group("setext")
+        shown = match.group("atx") or match.group("setext")
+        if any(c.isalnum() for c in shown):  # (a rule under a line of marks is no heading)
+            heading = shown
     return heading
