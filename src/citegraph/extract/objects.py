@@ -21,7 +21,7 @@ from .prose_names import (
     Name,
     ends_in_an_amount,
 )
-from .subjects import CLAUSE_WORDS, DETERMINERS
+from .subjects import CLAUSE_WORDS, DETERMINERS, a_kind
 from .verbs import Stated, VerbTable
 
 # Between two names of a list: a comma or "and", "or", "and/or", the kind of the name
@@ -186,13 +186,6 @@ _STILL_THE_OBJECT = (
 _INSTANCES = frozenset("resource resources object objects".split())
 
 
-def _a_kind(text: str, name: Name) -> bool:
-    """Whether `name` is written as a kind: in code, or with a capital inside a word."""
-    return text[name.end : name.end + 1] == "`" or any(
-        a.islower() and b.isupper() for a, b in zip(name.text, name.text[1:], strict=False)
-    )
-
-
 def _modifies_a_noun(text: str, name: Name) -> bool:
     """Whether the object `name` is followed by a noun it modifies, so that the noun phrase
     is what the verb takes and names no component: "needs an AWS access key", "uses Update
@@ -205,7 +198,7 @@ def _modifies_a_noun(text: str, name: Name) -> bool:
     if word in _INSTANCES:
         # "a Kubernetes Secret resource", "`Lease` objects": instances of a kind; "custom
         # Kubernetes resources" are a product's, and no component
-        return " " not in name.text and not _a_kind(text, name)
+        return " " not in name.text and not a_kind(text, name)
     return not (
         word in _STILL_THE_OBJECT
         or word.endswith(("ly", "ing", "ed"))

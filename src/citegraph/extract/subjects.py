@@ -210,7 +210,7 @@ def _subject(text: str, names: list[Name], verb_start: int) -> Name | None:
             return None  # "The `main` branch uses...": the branch does, not main
         if len(words) > 1 and _in_ed(words[0]) and _modifies_a_noun(words[1]):
             return None  # "some Kubebuilder derived projects depend on": the projects do
-        if words and words[0] in ACTING_ON and _a_kind(text, name):
+        if words and words[0] in ACTING_ON and a_kind(text, name):
             return None  # "the `BackupRepository` controller invokes": the controller does
         first = _list_start(text, names, name).start
         if _after_a_preposition(text, first):
@@ -328,7 +328,7 @@ _LEADING_VERBS = frozenset({
 })  # fmt: skip
 
 
-def _a_kind(text: str, name: Name) -> bool:
+def a_kind(text: str, name: Name) -> bool:
     """Whether `name` is written as a kind of resource, in code or with a capital inside
     ("`BackupRepository`", "PipelineRun"), whose controller is another component; a
     product's ("the Argo CD controller") is a part of it."""
