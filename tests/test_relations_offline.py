@@ -3577,10 +3577,16 @@ def test_what_a_component_is_configured_or_allowed_to_do_it_does(scope: Scope) -
         b"This tutorial describes how to configure ExternalDNS to use the Contour HTTPProxy"
         b" source.\n\n"
         b"The Gateway allows the Frontend to call the Ledger Service.\n\n"
-        b"The Order Keeper configures its proxy to send traces to Jaeger.\n",
+        b"The Order Keeper configures its proxy to send traces to Jaeger.\n\n"
+        b"Configure the `ledger` service to call the Price Service.\n\n"
+        b"Here is how to configure the `syslog_sd_key` to send data to the Audit Service.\n\n"
+        b"Configure the Argo Keeper to use Annotation based resource tracking.\n",
         name="told.md",
     )
+    # (a setting in code, `syslog_sd_key`, is told nothing; "Annotation based" is no name:
+    # held out, Fluent Bit and Crossplane)
     assert _triples(scope) == {
         ("ExternalDNS", "uses", "Contour HTTPProxy"),
         ("Frontend", "calls", "Ledger Service"),
+        ("ledger", "calls", "Price Service"),
     }

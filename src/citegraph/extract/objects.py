@@ -184,6 +184,9 @@ _STILL_THE_OBJECT = (
 
 
 _INSTANCES = frozenset("resource resources object objects".split())
+# Participles that make a name into an adjective, written without a hyphen ("Annotation
+# based", "Redis backed").
+_COMPOUNDING = frozenset("based driven backed powered".split())
 
 
 def _modifies_a_noun(text: str, name: Name) -> bool:
@@ -195,6 +198,8 @@ def _modifies_a_noun(text: str, name: Name) -> bool:
     if after is None or text[name.end : name.end + 1] == "`":
         return False  # (what follows a name in code says what it is: sentence_names.py)
     word = after.group(1)
+    if word in _COMPOUNDING:
+        return True  # "uses Annotation based resource tracking": a kind of tracking
     if word in _INSTANCES:
         # "a Kubernetes Secret resource", "`Lease` objects": instances of a kind; "custom
         # Kubernetes resources" are a product's, and no component

@@ -156,7 +156,9 @@ _TELLING = re.compile(
     r"(?:the\s+|your\s+|an?\s+)?[`*_]*\Z",
     re.I,
 )
-_TO_BEFORE = re.compile(r"[`*_]*\s+to\s+\Z", re.I)
+_TO_BEFORE = re.compile(
+    r"[`*_]*(?:\s+(?:" + "|".join(COMPONENT_WORDS) + r"))?\s+to\s+\Z", re.I
+)  # (a word for what the name is between: "the `ledger` service to call")
 
 
 def _told_to(text: str, names: list[Name], verb_start: int) -> Name | None:
@@ -165,6 +167,8 @@ def _told_to(text: str, names: list[Name], verb_start: int) -> Name | None:
     if not before or not _TO_BEFORE.fullmatch(text, before[-1].end, verb_start):
         return None
     told = before[-1]
+    if text[told.start - 1 : told.start] == "`" and "_" in told.text:
+        return None  # "configure the `syslog_sd_key` to send": a setting, told nothing
     return told if _TELLING.search(text, max(0, told.start - 40), told.start) else None
 
 
