@@ -3539,6 +3539,10 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         b"    A[Start Leader Election] --> B[Replica X Becomes Leader]\n"
         b"    B --> C[kubelet restarts pod]\n"
         b'    R["fa:fa-server Replica 1"] -->|Poll| K["fa:fa-lock Lock Store"]\n```\n\n'
+        b"# Fields\n\n```mermaid\nflowchart LR\n"
+        b'    P["<b>ledgerPolicy</b><hr>LedgerPolicySpec: spec"]'
+        b' --> S["<b>spec</b><hr>Ref: targets"]'
+        b"\n```\n\n"
         b"# Read path\n\n```mermaid\nflowchart LR\n"
         b"    Q[Query Frontend] --> L[load balancer]\n"
         b"    L --> S[(Trace Storage)]\n```\n\n"
@@ -3547,7 +3551,9 @@ def test_a_flowchart_of_a_process_draws_no_components(scope: Scope) -> None:
         b"    User->>K8s: kubectl apply -f service.yaml\n    K8s->>S: reads the zones\n```\n",
         name="zones.md",
     )
-    # (a Font Awesome icon in a label shows no name; a person, "participant User", is none)
+    # (a Font Awesome icon in a label shows no name; a person, "participant User", is none;
+    # a record's box, a name and its fields under a rule "<hr>", is none: held out, Gateway
+    # API)
     assert _triples(scope) == {
         ("Replica 1", "flows-to", "Lock Store"),
         ("Query Frontend", "flows-to", "load balancer"),

@@ -41,10 +41,10 @@ def a_step(label: str) -> bool:
     """Whether a flowchart node's `label` (its shown line) is a step, a decision or a state
     of a process rather than a component: a question; a verb opening it, or "If", "For
     each"; a step's number ("1. Resource Annotations"); a preposition, or a word in -ing or
-    -ed, after its first word in lower case."""
+    -ed, after its first word in lower case; or a record's box, its fields under a rule."""
     text = ICON.sub("", label).strip(" \t`*_\"'")
-    if text.endswith("?") or _NUMBERED.match(text):
-        return True
+    if text.endswith("?") or _NUMBERED.match(text) or "<hr" in text.lower():
+        return True  # (a box ruled into a name and its fields, "<b>spec</b><hr>...": a record)
     words = _WORD.findall(text)
     if not words:
         return False
