@@ -19,8 +19,7 @@ _FINITE = sorted(
     {v.phrase.split()[0] for v in VERBS if not v.passive and v.phrase.split()[0].endswith("s")}
     | set(
         "is are was were has have can cannot will does should must may also now then still "
-        "provides "
-        "supports exposes runs implements offers keeps creates allows lets".split()
+        "provides supports exposes runs implements offers keeps creates allows lets".split()
     )
 )
 _SUBJECT_AT = re.compile(

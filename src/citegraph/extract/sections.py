@@ -4,6 +4,7 @@ each sentence of it is written in the present ("learner only receives data from 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .modality import CueTable
@@ -22,7 +23,11 @@ def in_a_planned_section(
     """Whether the character `at` of `text` lies under a heading holding a cue of a plan
     (the cue table's "planned" words: "proposed", "roadmap", "upcoming", ...): the last
     heading before it in `text`, else `heading_before` (the text's earlier chunks' last)."""
-    heading = last_heading(text, at) or heading_before
+    return planned(last_heading(text, at) or heading_before, cues)
+
+
+def planned(heading: str | None, cues: CueTable) -> bool:
+    """Whether `heading` holds a cue of a plan."""
     if heading is None:
         return False
     return any(kind == "planned" and p.search(heading) for p, kind, _, _ in cues.compiled)
@@ -30,11 +35,25 @@ def in_a_planned_section(
 
 def last_heading(text: str, end: int | None = None) -> str | None:
     """The text of the last heading of `text` (before `end`), or None."""
-    if "#" not in text and "\n-" not in text and "\n=" not in text:
-        return None
-    heading = None
-    for match in _HEADING.finditer(text, 0, len(text) if end is None else end):
-        shown = match.group("atx") or match.group("setext")
-        if any(c.isalnum() for c in shown):  # (a rule under a line of marks is no heading)
-            heading = shown
-    return heading
+    return Headings(text).before(len(text) if end is None else end)
+
+
+class Headings:
+    """A text's headings, read once, each with where it ends: which one a place lies under
+    (a document's relations, read from its whole text, ask it once each)."""
+
+    def __init__(self, text: str):
+        self.ends: list[int] = []
+        self.texts: list[str] = []
+        if "#" not in text and "\n-" not in text and "\n=" not in text:
+            return
+        for match in _HEADING.finditer(text):
+            shown = match.group("atx") or match.group("setext")
+            if any(c.isalnum() for c in shown):  # (a rule under a line of marks is no heading)
+                self.ends.append(match.end())
+                self.texts.append(shown)
+
+    def before(self, at: int) -> str | None:
+        """The last heading ending at or before `at`, or None."""
+        index = bisect.bisect_right(self.ends, at) - 1
+        return self.texts[index] if index >= 0 else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..text.quotes import QuoteMatch
@@ -22,7 +23,7 @@ from ..values.proposals import DropReason, ExtractionReport
 from .grounding import MAX_EVIDENCE_BYTES
 from .mentions import MentionRows, entity_key, mention_row
 from .modality import DEFAULT_CUES, CueTable, Modality, Polarity, assess
-from .sections import in_a_planned_section
+from .sections import Headings, planned
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,11 @@ class DocumentText:
             self.starts.append(at)
             at += len(chunk.text)
         self.text = "".join(c.text for c in self.chunks)
+
+    @cached_property
+    def headings(self) -> Headings:
+        """The text's headings, read once for all its relations (sections.py)."""
+        return Headings(self.text)
 
     def chunk_of(self, span: Located) -> tuple[Chunk, int] | None:
         """The chunk holding the whole span, and the chunk's first character offset."""
@@ -166,10 +172,10 @@ def relation_row(
         if text is there and evidence.start <= e.start and e.end <= evidence.end
     )
     polarity, modality = assess(evidence.text, inside or ((0, 0),), cues)
-    if modality is Modality.ACTUAL and in_a_planned_section(there.text, evidence.start, cues):
-        modality = Modality.PLANNED  # a table or a diagram under "## Roadmap"
     if relation.modality is not None:
         modality = Modality(relation.modality)
+    elif modality is Modality.ACTUAL and planned(there.headings.before(evidence.start), cues):
+        modality = Modality.PLANNED  # a table or a diagram under "## Roadmap"
     if relation.polarity is not None:
         polarity = Polarity(relation.polarity)
     start, stop = there.byte_span(evidence)
